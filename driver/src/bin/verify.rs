@@ -1,0 +1,209 @@
+//! `verify`: explore every execution of an instrumented program under SC,
+//! x86-TSO or PSO and report a verdict, statistics and a counterexample.
+
+use clap::Parser;
+use serde::Serialize;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+use tsoify::build::{self, BuildOptions};
+use tsoify::cli::BuildArgs;
+use tsoify::explore::{self, Config};
+use tsoify::info::ProgramInfo;
+use tsoify::{exit, report};
+
+#[derive(Parser, Debug)]
+#[command(
+    name = "verify",
+    version,
+    about = "Check every execution of a C/pthreads program under SC, x86-TSO or PSO",
+    long_about = "Runs PROGRAM (built by `tsoify`, or a .c/.i/.ll/.bc file that is built first) natively, \
+once per execution, and explores every thread schedule and every way the store buffers can reach memory \
+(depth-first; each execution runs in its own forked process, so a crash or hang of the program cannot harm \
+the search). Reports SAFE when no execution fails, VIOLATION with a step-by-step trace when one does \
+(assertion, reach_error, abort, crash, deadlock), and UNKNOWN when the search was cut short.\n\n\
+Memory models: sc - every store visible at once; tso - x86: a FIFO store buffer per thread, loads see \
+their own buffered stores first, mfence and locked instructions (atomic RMW, cmpxchg, seq_cst store) \
+drain it; pso - one FIFO per thread and address, so stores to different addresses may reorder.",
+    after_help = "EXAMPLES:\n  verify dekker.c                       # build and check under x86-TSO\n  verify --model sc dekker.c            # the same under sequential consistency\n  verify --buffer-size 2 prog.tso       # at most 2 buffered stores per thread\n  verify --outcomes litmus/SB.c         # list every reachable outcome (tsoify_outcome)\n  verify --trace-json t.json prog.tso   # the counterexample, machine-readable\n\nEXIT CODES: 0 SAFE, 1 VIOLATION found, 2 UNKNOWN (a limit was hit), 3 usage or input error."
+)]
+struct Cli {
+    /// The program: an executable built by tsoify, or .c/.i/.ll/.bc source.
+    program: PathBuf,
+    /// Arguments passed to the program's main.
+    #[arg(last = true)]
+    args: Vec<String>,
+    /// Memory model: sc, tso or pso (default: the one the program was built with, normally tso).
+    #[arg(long, value_parser = build::parse_model)]
+    model: Option<u32>,
+    /// Store-buffer bound K: entries a thread may hold before the oldest must
+    /// reach memory. 0 means unbounded.
+    #[arg(long, default_value_t = 32)]
+    buffer_size: u32,
+    /// Stop after this many executions (the verdict is then UNKNOWN unless a violation was found).
+    #[arg(long)]
+    max_executions: Option<u64>,
+    /// Stop after this many seconds (UNKNOWN unless a violation was found).
+    #[arg(long)]
+    timeout: Option<f64>,
+    /// Scheduling steps one execution may take before it is cut (UNKNOWN: the
+    /// program may not terminate).
+    #[arg(long, default_value_t = 100_000)]
+    max_steps: u32,
+    /// Explore everything and print the set of outcomes the program reported
+    /// with tsoify_outcome() (include "tsoify.h"); violations are counted, not stopped at.
+    #[arg(long)]
+    outcomes: bool,
+    /// Write the counterexample trace as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    trace_json: Option<PathBuf>,
+    /// Write the verdict, statistics and outcomes as JSON to FILE.
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
+    /// Print only the verdict line.
+    #[arg(short, long)]
+    quiet: bool,
+    #[command(flatten)]
+    build: BuildArgs,
+}
+
+#[derive(Serialize)]
+struct Summary<'a> {
+    verdict: &'a str,
+    reason: &'a str,
+    model: &'static str,
+    buffer_size: u32,
+    executions: u64,
+    assume_blocked: u64,
+    seconds: f64,
+    outcomes: Vec<OutcomeRow<'a>>,
+    warnings: &'a [String],
+}
+
+#[derive(Serialize)]
+struct OutcomeRow<'a> {
+    outcome: &'a str,
+    executions: u64,
+    violations: u64,
+}
+
+fn fail(msg: impl std::fmt::Display) -> ! {
+    eprintln!("verify: {msg}");
+    std::process::exit(exit::USAGE)
+}
+
+/// Build the program if it is source; returns the executable and what the
+/// pass warned about.
+fn executable(cli: &Cli, keep: &tempfile::TempDir) -> (PathBuf, Vec<String>) {
+    let ext = cli.program.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if !matches!(ext, "c" | "i" | "ll" | "bc") {
+        if !cli.program.is_file() {
+            fail(format!("{}: no such file", cli.program.display()));
+        }
+        return (cli.program.clone(), vec![]);
+    }
+    let opts = BuildOptions {
+        model: cli.model.unwrap_or(1),
+        bound: cli.buffer_size,
+        allow_unsupported: cli.build.allow_unsupported,
+        clang_flags: cli.build.clang_flags(),
+        verbose: false,
+    };
+    let out = keep.path().join("prog.tso");
+    match build::build(&cli.program, &out, &opts) {
+        Ok(m) => (out, m.warnings.clone()),
+        Err(e) => fail(e),
+    }
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let keep = tempfile::Builder::new().prefix("verify-").tempdir().unwrap_or_else(|e| fail(e));
+    let (program, warnings) = executable(&cli, &keep);
+    let program = if program.is_relative() && program.parent() == Some(Path::new("")) {
+        PathBuf::from(".").join(program)
+    } else {
+        program
+    };
+    let info_path = keep.path().join("info.json");
+    let model = cli.model.unwrap_or(1);
+    let cfg = Config {
+        model,
+        bound: cli.buffer_size,
+        max_steps: cli.max_steps,
+        max_executions: cli.max_executions,
+        timeout: cli.timeout.map(Duration::from_secs_f64),
+        hang_seconds: 10,
+        all: cli.outcomes,
+    };
+    let bar = (!cli.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr())).then(|| {
+        let b = indicatif::ProgressBar::new_spinner();
+        b.set_style(indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}").unwrap());
+        b
+    });
+    let result = explore::explore(&program, &cli.args, &info_path, &cfg, |s| {
+        if let Some(b) = &bar {
+            b.set_message(format!("{} executions, {:.0}/s", s.executions, s.executions as f64 / s.seconds.max(1e-9)));
+            b.tick();
+        }
+    });
+    if let Some(b) = bar {
+        b.finish_and_clear();
+    }
+    let x = result.unwrap_or_else(|e| fail(e));
+    let mut verdict = report::verdict(&x);
+    if !warnings.is_empty() {
+        verdict.reason = format!("{} (unsupported constructs allowed: {})", verdict.reason, warnings.join("; ")).trim().to_string();
+    }
+    let info = ProgramInfo::read(&info_path);
+    let steps = x.violation.as_ref().map(|v| report::trace_steps(v, &info));
+
+    println!("{}", verdict.line());
+    if !cli.quiet {
+        if let (Some(v), Some(steps)) = (&x.violation, &steps) {
+            println!("  {}", report::violation_text(v));
+            println!("\ncounterexample ({} under {}{}):", cli.program.display(), build::model_name(model).to_uppercase(),
+                if model == 0 { String::new() } else if cli.buffer_size == 0 { ", unbounded buffers".into() } else { format!(", buffer size {}", cli.buffer_size) });
+            print!("{}", report::format_trace(steps));
+            if v.events_truncated {
+                println!("  (trace truncated)");
+            }
+        }
+        if cli.outcomes {
+            println!("\noutcomes ({}):", x.outcomes.len());
+            for (o, (n, bad)) in &x.outcomes {
+                let mark = if *bad > 0 { format!("  ({bad} violating)") } else { String::new() };
+                println!("  {o}   [{n} executions]{mark}");
+            }
+        }
+        let s = &x.stats;
+        println!(
+            "\nstatistics: {} executions ({} discarded by assume), {:.3} s, {:.1} us/execution, model {}{}",
+            s.executions,
+            s.assume_blocked,
+            s.seconds,
+            s.seconds * 1e6 / s.executions.max(1) as f64,
+            build::model_name(model),
+            if model == 0 { String::new() } else if cli.buffer_size == 0 { ", unbounded buffers".into() } else { format!(", buffer size {}", cli.buffer_size) }
+        );
+    }
+    if let (Some(path), Some(steps)) = (&cli.trace_json, &steps) {
+        let text = serde_json::to_string_pretty(steps).expect("trace serialises");
+        std::fs::write(path, text).unwrap_or_else(|e| fail(format!("{}: {e}", path.display())));
+    }
+    if let Some(path) = &cli.json {
+        let summary = Summary {
+            verdict: verdict.verdict,
+            reason: &verdict.reason,
+            model: build::model_name(model),
+            buffer_size: cli.buffer_size,
+            executions: x.stats.executions,
+            assume_blocked: x.stats.assume_blocked,
+            seconds: x.stats.seconds,
+            outcomes: x.outcomes.iter().map(|(o, (n, b))| OutcomeRow { outcome: o, executions: *n, violations: *b }).collect(),
+            warnings: &warnings,
+        };
+        std::fs::write(path, serde_json::to_string_pretty(&summary).expect("summary serialises"))
+            .unwrap_or_else(|e| fail(format!("{}: {e}", path.display())));
+    }
+    std::process::exit(verdict.exit_code());
+}

@@ -1,0 +1,146 @@
+//! Building an instrumented program: clang -> instrumentation pass -> link
+//! with the runtime. The runtime library and the user header are embedded in
+//! this binary, so an installed `tsoify` needs only clang-19 beside it.
+
+use anyhow::{anyhow, bail, Context, Result};
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const RUNTIME_LIB: &[u8] = tsoify_runtime::LIBRARY;
+const USER_HEADER: &str = include_str!("../../include/tsoify.h");
+
+#[derive(Clone, Debug, Default)]
+pub struct BuildOptions {
+    /// 0 sc, 1 tso, 2 pso: the default model baked into the program
+    pub model: u32,
+    pub bound: u32,
+    pub allow_unsupported: bool,
+    /// -I, -D and other flags handed to clang
+    pub clang_flags: Vec<String>,
+    pub verbose: bool,
+}
+
+/// An input error: reported as one line, exit code 3.
+#[derive(Debug)]
+pub struct InputError(pub String);
+impl std::fmt::Display for InputError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str(&self.0)
+    }
+}
+impl std::error::Error for InputError {}
+
+fn input_error(msg: String) -> anyhow::Error {
+    anyhow!(InputError(msg))
+}
+
+/// Find an LLVM 19 tool: `NAME-19` on PATH, else /usr/lib/llvm-19/bin/NAME.
+pub fn llvm_tool(name: &str) -> Result<PathBuf> {
+    let versioned = format!("{name}-19");
+    if let Ok(path) = std::env::var("PATH") {
+        for dir in std::env::split_paths(&path) {
+            let p = dir.join(&versioned);
+            if p.is_file() {
+                return Ok(p);
+            }
+        }
+    }
+    let p = Path::new("/usr/lib/llvm-19/bin").join(name);
+    if p.is_file() {
+        return Ok(p);
+    }
+    Err(input_error(format!("{versioned} not found; hint: apt-get install clang-19 llvm-19 (scripts/demo installs them)")))
+}
+
+pub struct Workdir {
+    pub dir: tempfile::TempDir,
+}
+
+impl Workdir {
+    pub fn new() -> Result<Workdir> {
+        let dir = tempfile::Builder::new().prefix("tsoify-").tempdir()?;
+        std::fs::create_dir_all(dir.path().join("include"))?;
+        std::fs::write(dir.path().join("include/tsoify.h"), USER_HEADER)?;
+        std::fs::write(dir.path().join("libtsoify_rt.a"), RUNTIME_LIB)?;
+        Ok(Workdir { dir })
+    }
+    pub fn path(&self, name: &str) -> PathBuf {
+        self.dir.path().join(name)
+    }
+}
+
+fn run_tool(cmd: &mut Command, what: &str, input: &Path) -> Result<()> {
+    let out = cmd.output().with_context(|| format!("cannot run {:?}", cmd.get_program()))?;
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        let first = stderr.lines().find(|l| l.contains("error")).unwrap_or(stderr.lines().next().unwrap_or("")).trim().to_string();
+        bail!(InputError(format!("{what} {} failed: {first}", input.display())));
+    }
+    Ok(())
+}
+
+/// C (or .i) -> unoptimised bitcode with debug info and value names, locals
+/// promoted to registers. We model the hardware, not the compiler: at this
+/// level every C access to shared memory is still one load or store.
+fn compile_c(wd: &Workdir, input: &Path, opts: &BuildOptions) -> Result<PathBuf> {
+    let raw = wd.path("prog.bc");
+    let mut cmd = Command::new(llvm_tool("clang")?);
+    cmd.args(["-O0", "-Xclang", "-disable-O0-optnone", "-g", "-fno-discard-value-names", "-emit-llvm", "-c"])
+        .args(["-fgnu89-inline", "-w", "-fno-builtin"])
+        .arg("-I")
+        .arg(wd.path("include"))
+        .args(&opts.clang_flags);
+    if input.extension().is_some_and(|e| e == "i") {
+        cmd.args(["-x", "cpp-output"]);
+    }
+    cmd.arg(input).arg("-o").arg(&raw);
+    run_tool(&mut cmd, "compiling", input)?;
+    let promoted = wd.path("prog.sroa.bc");
+    run_tool(Command::new(llvm_tool("opt")?).args(["-passes=sroa"]).arg(&raw).arg("-o").arg(&promoted), "optimising", input)?;
+    Ok(promoted)
+}
+
+/// Instrument `input` (.c, .i, .ll, .bc) and return the instrumented module.
+pub fn instrument(wd: &Workdir, input: &Path, opts: &BuildOptions) -> Result<tsoify_pass::Instrumented> {
+    if !input.exists() {
+        bail!(InputError(format!("{}: no such file", input.display())));
+    }
+    let ext = input.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let ir = match ext {
+        "c" | "i" => compile_c(wd, input, opts)?,
+        "ll" | "bc" => input.to_path_buf(),
+        _ => bail!(InputError(format!("{}: expected a .c, .i, .ll or .bc file", input.display()))),
+    };
+    let popts = tsoify_pass::Options { default_model: opts.model, default_bound: opts.bound, allow_unsupported: opts.allow_unsupported };
+    tsoify_pass::instrument_file(&ir, &popts).map_err(|e| input_error(format!("{}: {e}", input.display())))
+}
+
+/// Link an instrumented module with the runtime into a native executable.
+pub fn link(wd: &Workdir, module: &tsoify_pass::Instrumented, output: &Path) -> Result<()> {
+    let bc = wd.path("prog.inst.bc");
+    module.write_bc(&bc)?;
+    let mut cmd = Command::new(llvm_tool("clang")?);
+    cmd.args(["-O2", "-w"]).arg(&bc).arg(wd.path("libtsoify_rt.a")).arg("-o").arg(output).arg("-lpthread");
+    run_tool(&mut cmd, "linking", output)
+}
+
+/// The whole of `tsoify`: build `input` into the executable `output`.
+pub fn build(input: &Path, output: &Path, opts: &BuildOptions) -> Result<tsoify_pass::Instrumented> {
+    let wd = Workdir::new()?;
+    let m = instrument(&wd, input, opts)?;
+    link(&wd, &m, output)?;
+    Ok(m)
+}
+
+pub fn parse_model(s: &str) -> Result<u32, String> {
+    match s {
+        "sc" => Ok(0),
+        "tso" => Ok(1),
+        "pso" => Ok(2),
+        _ => Err(format!("unknown memory model `{s}` (expected sc, tso or pso)")),
+    }
+}
+
+pub fn model_name(m: u32) -> &'static str {
+    ["sc", "tso", "pso"].get(m as usize).copied().unwrap_or("?")
+}

@@ -1,0 +1,210 @@
+//! Rust mirror of runtime/include/tsoify_channel.h (keep the two equal; the
+//! version number guards it) and the fork-server connection.
+
+use anyhow::{bail, Context, Result};
+use std::os::fd::{FromRawFd, RawFd};
+use std::path::Path;
+use std::process::{Child, Command, Stdio};
+
+pub const MAGIC: u32 = 0x54534f49;
+pub const VERSION: u32 = 1;
+pub const MAX_CHOICES: usize = 1 << 18;
+pub const MAX_EVENTS: usize = 1 << 17;
+pub const OUTCOME_BYTES: usize = 4096;
+pub const MESSAGE_BYTES: usize = 512;
+const CMD_RUN: u32 = 1;
+const CMD_QUIT: u32 = 2;
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Choice {
+    pub chosen: u32,
+    pub count: u32,
+    pub kind: u16,
+    pub thread: u16,
+    pub event: u32,
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Event {
+    pub thread: u16,
+    pub kind: u8,
+    pub size: u8,
+    pub loc: u32,
+    pub addr: u64,
+    pub value: u64,
+    pub aux: u32,
+    pub aux2: u32,
+}
+
+#[repr(C)]
+pub struct Shm {
+    pub magic: u32,
+    pub version: u32,
+    pub model: u32,
+    pub bound: u32,
+    pub max_steps: u32,
+    pub log_events: u32,
+    pub prefix_len: u32,
+    pub hang_seconds: u32,
+    pub trail_len: u32,
+    pub status: u32,
+    pub status_loc: u32,
+    pub status_thread: u32,
+    pub flags: u32,
+    pub n_events: u32,
+    pub outcome_len: u32,
+    pub signal: u32,
+    pub steps: u64,
+    pub message: [u8; MESSAGE_BYTES],
+    pub outcome: [u8; OUTCOME_BYTES],
+    pub choices: [Choice; MAX_CHOICES],
+    pub events: [Event; MAX_EVENTS],
+}
+
+/// How an execution ended (enum tsoify_status).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Status {
+    Running,
+    Done,
+    Assert,
+    ReachError,
+    Abort,
+    Deadlock,
+    StepLimit,
+    Assume,
+    Internal,
+    Crash,
+    Hang,
+}
+
+impl Status {
+    pub fn from_u32(v: u32) -> Status {
+        use Status::*;
+        [Running, Done, Assert, ReachError, Abort, Deadlock, StepLimit, Assume, Internal, Crash, Hang]
+            .get(v as usize)
+            .copied()
+            .unwrap_or(Internal)
+    }
+    pub fn is_violation(self) -> bool {
+        matches!(self, Status::Assert | Status::ReachError | Status::Abort | Status::Deadlock | Status::Crash)
+    }
+    /// The word used in `VIOLATION <kind>`.
+    pub fn violation_kind(self) -> &'static str {
+        match self {
+            Status::Assert => "assertion",
+            Status::ReachError => "reach_error",
+            Status::Abort => "abort",
+            Status::Deadlock => "deadlock",
+            Status::Crash => "crash",
+            _ => "none",
+        }
+    }
+}
+
+pub const FL_NONDET_SAMPLED: u32 = 1;
+pub const FL_EVENTS_TRUNC: u32 = 2;
+
+/// A running fork server: the instrumented program waiting for RUN commands.
+pub struct Server {
+    child: Child,
+    shm: *mut Shm,
+    cmd: std::fs::File,
+    reply: std::fs::File,
+}
+
+fn raw_pipe() -> Result<(RawFd, RawFd)> {
+    let mut fds = [0; 2];
+    if unsafe { libc::pipe(fds.as_mut_ptr()) } != 0 {
+        bail!("pipe: {}", std::io::Error::last_os_error());
+    }
+    Ok((fds[0], fds[1]))
+}
+
+fn set_cloexec(fd: RawFd) {
+    unsafe { libc::fcntl(fd, libc::F_SETFD, libc::FD_CLOEXEC) };
+}
+
+impl Server {
+    /// Start `program` as a fork server; `info` is where it writes its
+    /// location and globals tables.
+    pub fn start(program: &Path, args: &[String], info: &Path) -> Result<Server> {
+        let size = std::mem::size_of::<Shm>();
+        let memfd = unsafe { libc::memfd_create(c"tsoify-channel".as_ptr(), 0) };
+        if memfd < 0 {
+            bail!("memfd_create: {}", std::io::Error::last_os_error());
+        }
+        if unsafe { libc::ftruncate(memfd, size as libc::off_t) } != 0 {
+            bail!("ftruncate: {}", std::io::Error::last_os_error());
+        }
+        let p = unsafe {
+            libc::mmap(std::ptr::null_mut(), size, libc::PROT_READ | libc::PROT_WRITE, libc::MAP_SHARED, memfd, 0)
+        };
+        if p == libc::MAP_FAILED {
+            bail!("mmap: {}", std::io::Error::last_os_error());
+        }
+        let shm = p as *mut Shm;
+        unsafe {
+            (*shm).magic = MAGIC;
+            (*shm).version = VERSION;
+        }
+        let (cmd_r, cmd_w) = raw_pipe()?;
+        let (rep_r, rep_w) = raw_pipe()?;
+        // only the server's ends stay open across exec
+        set_cloexec(cmd_w);
+        set_cloexec(rep_r);
+        let child = Command::new(program)
+            .args(args)
+            .env("TSOIFY_CHANNEL_FD", memfd.to_string())
+            .env("TSOIFY_CMD_FD", cmd_r.to_string())
+            .env("TSOIFY_REPLY_FD", rep_w.to_string())
+            .env("TSOIFY_INFO", info)
+            .stdin(Stdio::null())
+            .spawn()
+            .with_context(|| format!("cannot run {}", program.display()))?;
+        unsafe {
+            libc::close(cmd_r);
+            libc::close(rep_w);
+            libc::close(memfd);
+        }
+        let cmd = unsafe { std::fs::File::from_raw_fd(cmd_w) };
+        let reply = unsafe { std::fs::File::from_raw_fd(rep_r) };
+        Ok(Server { child, shm, cmd, reply })
+    }
+
+    pub fn shm(&mut self) -> &mut Shm {
+        unsafe { &mut *self.shm }
+    }
+
+    /// Run one execution with the prefix and configuration already in the
+    /// channel; returns how it ended.
+    pub fn run(&mut self) -> Result<Status> {
+        use std::io::{Read, Write};
+        self.cmd.write_all(&CMD_RUN.to_ne_bytes()).context("the program's fork server is gone")?;
+        let mut buf = [0u8; 4];
+        if self.reply.read_exact(&mut buf).is_err() {
+            let status = self.child.wait().ok();
+            bail!(
+                "the instrumented program stopped answering ({}); was it built by this version of tsoify?",
+                status.map(|s| s.to_string()).unwrap_or_default()
+            );
+        }
+        Ok(Status::from_u32(u32::from_ne_bytes(buf)))
+    }
+}
+
+impl Drop for Server {
+    fn drop(&mut self) {
+        use std::io::Write;
+        let _ = self.cmd.write_all(&CMD_QUIT.to_ne_bytes());
+        let _ = self.child.wait();
+        unsafe { libc::munmap(self.shm as *mut _, std::mem::size_of::<Shm>()) };
+    }
+}
+
+pub fn c_text(bytes: &[u8], len: usize) -> String {
+    let n = bytes.iter().take(len.min(bytes.len())).position(|&b| b == 0).unwrap_or(len.min(bytes.len()));
+    String::from_utf8_lossy(&bytes[..n]).into_owned()
+}

@@ -1,0 +1,31 @@
+//! Command-line pieces shared by `tsoify` and `verify`.
+
+use clap::Args;
+
+/// How to build a C program (shared by `tsoify` and `verify prog.c`).
+#[derive(Args, Debug, Clone)]
+pub struct BuildArgs {
+    /// Add DIR to clang's include path (passed to clang).
+    #[arg(short = 'I', value_name = "DIR")]
+    pub include: Vec<String>,
+    /// Define a macro, NAME or NAME=VALUE (passed to clang).
+    #[arg(short = 'D', value_name = "NAME[=VALUE]")]
+    pub define: Vec<String>,
+    /// Any other flag for clang, e.g. --clang-flag=-std=c11 (repeatable).
+    #[arg(long = "clang-flag", value_name = "FLAG", allow_hyphen_values = true)]
+    pub clang_flag: Vec<String>,
+    /// Instrument constructs tsoify cannot model (inline asm, unknown external
+    /// calls with pointers, thread-locals) instead of refusing them; the
+    /// verdict then names them.
+    #[arg(long)]
+    pub allow_unsupported: bool,
+}
+
+impl BuildArgs {
+    pub fn clang_flags(&self) -> Vec<String> {
+        let mut f: Vec<String> = self.include.iter().map(|i| format!("-I{i}")).collect();
+        f.extend(self.define.iter().map(|d| format!("-D{d}")));
+        f.extend(self.clang_flag.iter().cloned());
+        f
+    }
+}

@@ -1,0 +1,17 @@
+//! The tsoify driver: building instrumented programs (`tsoify`) and
+//! exploring their executions (`verify`).
+
+pub mod build;
+pub mod cli;
+pub mod channel;
+pub mod explore;
+pub mod info;
+pub mod report;
+
+/// Exit codes shared by both binaries.
+pub mod exit {
+    pub const SAFE: i32 = 0;
+    pub const VIOLATION: i32 = 1;
+    pub const UNKNOWN: i32 = 2;
+    pub const USAGE: i32 = 3;
+}

@@ -1,0 +1,172 @@
+//! Turning an exploration into what a person reads: the verdict line,
+//! statistics, the counterexample trace, and the JSON forms of both.
+
+use crate::channel::{Event, Status};
+use crate::explore::{Exploration, Violation};
+use crate::info::ProgramInfo;
+use serde::Serialize;
+
+#[derive(Serialize, Debug, Clone, PartialEq)]
+pub struct Verdict {
+    /// SAFE, VIOLATION or UNKNOWN
+    pub verdict: &'static str,
+    /// the kind of violation, or why the answer is unknown
+    pub reason: String,
+}
+
+impl Verdict {
+    pub fn line(&self) -> String {
+        if self.reason.is_empty() { self.verdict.to_string() } else { format!("{} {}", self.verdict, self.reason) }
+    }
+    pub fn exit_code(&self) -> i32 {
+        match self.verdict {
+            "SAFE" => crate::exit::SAFE,
+            "VIOLATION" => crate::exit::VIOLATION,
+            _ => crate::exit::UNKNOWN,
+        }
+    }
+}
+
+pub fn verdict(x: &Exploration) -> Verdict {
+    if let Some(v) = &x.violation {
+        return Verdict { verdict: "VIOLATION", reason: v.status.violation_kind().to_string() };
+    }
+    let s = &x.stats;
+    let mut why = vec![];
+    if let Some(stop) = s.stopped_by {
+        why.push(format!("{stop} reached before the search was complete"));
+    }
+    if s.step_limited > 0 {
+        why.push(format!("{} execution(s) hit the step limit (raise --max-steps, or the program does not terminate)", s.step_limited));
+    }
+    if s.hangs > 0 {
+        why.push(format!("{} execution(s) hung in code without memory operations", s.hangs));
+    }
+    if s.nondet_sampled > 0 {
+        why.push("a wide __VERIFIER_nondet value was sampled, not enumerated".to_string());
+    }
+    for m in &s.internal {
+        why.push(format!("runtime: {m}"));
+    }
+    if why.is_empty() && s.exhausted {
+        Verdict { verdict: "SAFE", reason: String::new() }
+    } else {
+        Verdict { verdict: "UNKNOWN", reason: why.join("; ") }
+    }
+}
+
+#[derive(Serialize)]
+pub struct TraceStep {
+    pub step: usize,
+    pub thread: u32,
+    pub location: String,
+    pub function: String,
+    pub operation: String,
+    pub variable: String,
+    pub value: Option<i64>,
+    pub buffer: String,
+}
+
+fn signed(v: u64, size: u8) -> i64 {
+    match size {
+        1 => v as u8 as i8 as i64,
+        2 => v as u16 as i16 as i64,
+        4 => v as u32 as i32 as i64,
+        _ => v as i64,
+    }
+}
+
+const RMW_NAMES: [&str; 17] = [
+    "xchg", "add", "sub", "and", "nand", "or", "xor", "max", "min", "umax", "umin", "fadd", "fsub", "fmax", "fmin",
+    "uinc_wrap", "udec_wrap",
+];
+
+pub fn trace_steps(v: &Violation, info: &ProgramInfo) -> Vec<TraceStep> {
+    v.events.iter().enumerate().map(|(i, e)| step(i + 1, e, v, info)).collect()
+}
+
+fn step(n: usize, e: &Event, v: &Violation, info: &ProgramInfo) -> TraceStep {
+    let var = if e.addr != 0 { info.name_of(e.addr, e.size, e.loc) } else { String::new() };
+    let val = signed(e.value, e.size);
+    let (op, value, buffer) = match e.kind {
+        1 => {
+            let src = match e.aux {
+                1 => "read own buffer",
+                2 => "read memory",
+                3 => "read own buffer + memory",
+                _ => "",
+            };
+            (format!("load {var} -> {val}"), Some(val), src.to_string())
+        }
+        2 => (
+            format!("store {var} = {val}"),
+            Some(val),
+            if e.aux == 1 { format!("buffered in T{}", e.thread) } else { "to memory".into() },
+        ),
+        3 => (format!("flush {var} = {val}"), Some(val), format!("T{}'s buffer -> memory", e.aux2)),
+        4 => ("mfence".into(), None, format!("drained {} entr{}", e.aux, if e.aux == 1 { "y" } else { "ies" })),
+        5 => (
+            format!("atomic {} {var}: {val} -> {}", RMW_NAMES.get(e.aux as usize).unwrap_or(&"rmw"), signed(e.aux2 as u64, e.size.min(4))),
+            Some(val),
+            "locked: buffer drained".into(),
+        ),
+        6 => (
+            format!("cmpxchg {var}: found {val}, {}", if e.aux == 1 { "swapped" } else { "failed" }),
+            Some(val),
+            "locked: buffer drained".into(),
+        ),
+        7 => (format!("pthread_create -> T{}", e.aux), None, "fence".into()),
+        8 => (format!("pthread_join T{}", e.aux), None, "fence".into()),
+        9 => ("thread exits".into(), None, "buffer drained".into()),
+        10 => (format!("mutex lock {}", info.name_of(e.addr, 0, 0)), None, "fence".into()),
+        11 => (format!("mutex unlock {}", info.name_of(e.addr, 0, 0)), None, "fence".into()),
+        12 => (format!("nondet -> {}", e.value as i64), Some(e.value as i64), String::new()),
+        13 => (violation_text(v), None, String::new()),
+        14 => ("atomic block begins".into(), None, "fence".into()),
+        15 => ("atomic block ends".into(), None, "fence".into()),
+        16 => ("cond wait".into(), None, "fence".into()),
+        17 => ("cond signal".into(), None, "fence".into()),
+        18 => (format!("free {} bytes", e.value), None, "own entries dropped".into()),
+        k => (format!("event {k}"), None, String::new()),
+    };
+    let function = info.loc(e.loc).map(|l| l.func.clone()).unwrap_or_default();
+    TraceStep { step: n, thread: e.thread as u32, location: info.position(e.loc), function, operation: op, variable: var, value, buffer }
+}
+
+pub fn violation_text(v: &Violation) -> String {
+    match v.status {
+        Status::Crash => format!("crash: killed by signal {} ({})", v.signal, signal_name(v.signal)),
+        _ if !v.message.is_empty() => v.message.clone(),
+        s => s.violation_kind().to_string(),
+    }
+}
+
+fn signal_name(sig: u32) -> &'static str {
+    match sig as i32 {
+        libc::SIGSEGV => "SIGSEGV, invalid memory access",
+        libc::SIGBUS => "SIGBUS",
+        libc::SIGFPE => "SIGFPE, arithmetic error",
+        libc::SIGILL => "SIGILL",
+        libc::SIGABRT => "SIGABRT",
+        _ => "signal",
+    }
+}
+
+/// The trace as a table a person reads top to bottom.
+pub fn format_trace(steps: &[TraceStep]) -> String {
+    let mut out = String::new();
+    let w_loc = steps.iter().map(|s| s.location.len()).max().unwrap_or(1).max(8);
+    let w_op = steps.iter().map(|s| s.operation.len()).max().unwrap_or(1).clamp(9, 60);
+    out.push_str(&format!("  {:>4}  {:<6}  {:<w_loc$}  {:<w_op$}  {}\n", "step", "thread", "location", "operation", "store buffer"));
+    for s in steps {
+        out.push_str(&format!(
+            "  {:>4}  {:<6}  {:<w_loc$}  {:<w_op$}  {}\n",
+            s.step,
+            format!("T{}", s.thread),
+            s.location,
+            s.operation,
+            s.buffer
+        ));
+    }
+    out
+}

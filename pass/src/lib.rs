@@ -1,0 +1,48 @@
+//! tsoify's instrumentation pass.
+//!
+//! Input: an LLVM module (`.ll` or `.bc`) compiled from C with debug info.
+//! Output: the same module in which every memory operation that may touch
+//! shared memory is a call into the tsoify runtime (runtime/ABI.md), thread
+//! and sync calls are redirected to the runtime, `main` is renamed so the
+//! runtime's own `main` can drive it, and two tables (source locations,
+//! globals) are added for readable traces.
+
+mod escape;
+mod ir;
+mod locations;
+mod module;
+mod redirect;
+mod rewrite;
+
+pub use module::{Instrumented, PassError};
+
+/// Choices baked into the instrumented program. Both can be overridden when
+/// it runs (`verify --model/--buffer-size`), so one build serves every
+/// configuration.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// 0 = SC, 1 = TSO, 2 = PSO (runtime/include/tsoify_channel.h)
+    pub default_model: u32,
+    /// store-buffer bound K; 0 = unbounded
+    pub default_bound: u32,
+    /// turn refusals into warnings that travel with the program
+    pub allow_unsupported: bool,
+}
+
+impl Default for Options {
+    fn default() -> Self {
+        Options { default_model: 1, default_bound: 32, allow_unsupported: false }
+    }
+}
+
+/// Instrument the module in `path` (`.ll` or `.bc`).
+pub fn instrument_file(path: &std::path::Path, opts: &Options) -> Result<Instrumented, PassError> {
+    let m = module::Module::parse_file(path)?;
+    rewrite::run(m, opts)
+}
+
+/// Instrument a module given as LLVM assembly text (used by tests).
+pub fn instrument_ir(text: &str, opts: &Options) -> Result<Instrumented, PassError> {
+    let m = module::Module::parse_text(text)?;
+    rewrite::run(m, opts)
+}

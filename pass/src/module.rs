@@ -1,0 +1,124 @@
+//! Owning an LLVM context and module, reading and writing them.
+
+use crate::ir;
+use llvm_sys::bit_reader::LLVMParseBitcodeInContext2;
+use llvm_sys::bit_writer::LLVMWriteBitcodeToFile;
+use llvm_sys::core::*;
+use llvm_sys::ir_reader::LLVMParseIRInContext;
+use llvm_sys::prelude::*;
+use llvm_sys::analysis::{LLVMVerifierFailureAction, LLVMVerifyModule};
+use std::path::Path;
+
+#[derive(Debug, thiserror::Error)]
+pub enum PassError {
+    #[error("cannot read {path}: {reason}")]
+    Read { path: String, reason: String },
+    #[error("{0}")]
+    Unsupported(String),
+    #[error("the program has no main function (tsoify verifies whole programs)")]
+    NoMain,
+    #[error("internal error: the instrumented module is invalid: {0}")]
+    Invalid(String),
+    #[error("cannot write {path}: {reason}")]
+    Write { path: String, reason: String },
+}
+
+pub struct Module {
+    pub ctx: LLVMContextRef,
+    pub m: LLVMModuleRef,
+}
+
+impl Drop for Module {
+    fn drop(&mut self) {
+        unsafe {
+            LLVMDisposeModule(self.m);
+            LLVMContextDispose(self.ctx);
+        }
+    }
+}
+
+impl Module {
+    pub fn parse_file(path: &Path) -> Result<Module, PassError> {
+        let bytes = std::fs::read(path)
+            .map_err(|e| PassError::Read { path: path.display().to_string(), reason: e.to_string() })?;
+        Self::parse_bytes(&bytes, &path.display().to_string())
+    }
+
+    pub fn parse_text(text: &str) -> Result<Module, PassError> {
+        Self::parse_bytes(text.as_bytes(), "<ir>")
+    }
+
+    fn parse_bytes(bytes: &[u8], what: &str) -> Result<Module, PassError> {
+        unsafe {
+            let ctx = LLVMContextCreate();
+            let name = ir::cstr(what);
+            // both parsers want a NUL-terminated buffer for text
+            let mut data = bytes.to_vec();
+            data.push(0);
+            let buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(data.as_ptr() as *const _, bytes.len(), name.as_ptr());
+            let mut m: LLVMModuleRef = std::ptr::null_mut();
+            let mut msg = std::ptr::null_mut();
+            let is_bitcode = bytes.starts_with(b"BC\xC0\xDE");
+            let failed = if is_bitcode {
+                let r = LLVMParseBitcodeInContext2(ctx, buf, &mut m);
+                LLVMDisposeMemoryBuffer(buf);
+                r != 0
+            } else {
+                // takes ownership of buf
+                LLVMParseIRInContext(ctx, buf, &mut m, &mut msg) != 0
+            };
+            if failed {
+                LLVMContextDispose(ctx);
+                let reason = if msg.is_null() { "not valid LLVM IR".to_string() } else { ir::message(msg) };
+                return Err(PassError::Read { path: what.to_string(), reason });
+            }
+            Ok(Module { ctx, m })
+        }
+    }
+
+    pub fn verify(&self) -> Result<(), PassError> {
+        unsafe {
+            let mut msg = std::ptr::null_mut();
+            if LLVMVerifyModule(self.m, LLVMVerifierFailureAction::LLVMReturnStatusAction, &mut msg) != 0 {
+                return Err(PassError::Invalid(ir::message(msg)));
+            }
+            if !msg.is_null() {
+                LLVMDisposeMessage(msg);
+            }
+        }
+        Ok(())
+    }
+}
+
+/// An instrumented module plus what the pass noticed.
+pub struct Instrumented {
+    pub(crate) module: Module,
+    /// Instrumented sites (loads, stores, RMWs, fences, mem intrinsics).
+    pub sites: usize,
+    /// Accesses left native because their memory is provably private.
+    pub skipped_private: usize,
+    /// Constructs allowed by --allow-unsupported (each with its source line).
+    pub warnings: Vec<String>,
+}
+
+impl Instrumented {
+    pub fn to_ll_string(&self) -> String {
+        unsafe {
+            let p = LLVMPrintModuleToString(self.module.m);
+            ir::message(p)
+        }
+    }
+
+    pub fn write_ll(&self, path: &Path) -> Result<(), PassError> {
+        std::fs::write(path, self.to_ll_string())
+            .map_err(|e| PassError::Write { path: path.display().to_string(), reason: e.to_string() })
+    }
+
+    pub fn write_bc(&self, path: &Path) -> Result<(), PassError> {
+        let p = ir::cstr(&path.display().to_string());
+        if unsafe { LLVMWriteBitcodeToFile(self.module.m, p.as_ptr()) } != 0 {
+            return Err(PassError::Write { path: path.display().to_string(), reason: "LLVM could not write bitcode".into() });
+        }
+        Ok(())
+    }
+}

@@ -1,0 +1,122 @@
+/* tsoify_channel.h - the shared-memory channel between `verify` (the
+ * explorer) and an instrumented program (the runtime).
+ *
+ * The explorer owns the search, the runtime owns the memory model. One
+ * execution is one round trip: the explorer writes a choice prefix and the
+ * configuration here, asks the fork server (over a pipe) to run, and reads
+ * back the trail of choices, the status, the outcome text and the event log.
+ * The Rust mirror of these structs is driver/src/channel.rs; keep both equal
+ * (TSOIFY_CHANNEL_VERSION guards it).
+ */
+#ifndef TSOIFY_CHANNEL_H
+#define TSOIFY_CHANNEL_H
+#include <stdint.h>
+
+#define TSOIFY_CHANNEL_MAGIC   0x54534f49u /* "TSOI" */
+#define TSOIFY_CHANNEL_VERSION 1u
+#define TSOIFY_MAX_CHOICES     (1u << 18)
+#define TSOIFY_MAX_EVENTS      (1u << 17)
+#define TSOIFY_OUTCOME_BYTES   4096u
+#define TSOIFY_MESSAGE_BYTES   512u
+
+enum tsoify_model { TSOIFY_MODEL_SC = 0, TSOIFY_MODEL_TSO = 1, TSOIFY_MODEL_PSO = 2 };
+
+/* How execution ended (written by the runtime before it exits). */
+enum tsoify_status {
+  TSOIFY_ST_RUNNING = 0,   /* never finished: the process died (see signal) */
+  TSOIFY_ST_DONE = 1,      /* main returned or exit() was called */
+  TSOIFY_ST_ASSERT = 2,    /* assert() / __assert_fail */
+  TSOIFY_ST_REACH_ERROR = 3,
+  TSOIFY_ST_ABORT = 4,
+  TSOIFY_ST_DEADLOCK = 5,
+  TSOIFY_ST_STEP_LIMIT = 6,
+  TSOIFY_ST_ASSUME = 7,    /* __VERIFIER_assume(false): execution discarded */
+  TSOIFY_ST_INTERNAL = 8,  /* runtime limit or misuse; message says which */
+  TSOIFY_ST_CRASH = 9,     /* set by the fork server: killed by a signal */
+  TSOIFY_ST_HANG = 10,     /* set by the fork server: wall-clock limit */
+};
+
+/* Flags of one execution. */
+#define TSOIFY_FL_NONDET_SAMPLED  1u /* a wide nondet value was sampled, not enumerated */
+#define TSOIFY_FL_EVENTS_TRUNC    2u /* event log full */
+
+/* What a choice point chose between. */
+enum tsoify_choice_kind {
+  TSOIFY_CH_SCHEDULE = 0, /* which thread runs next, or which buffer flushes */
+  TSOIFY_CH_NONDET = 1,   /* a __VERIFIER_nondet_* value */
+};
+
+struct tsoify_choice {
+  uint32_t chosen; /* prefix: set by the explorer; trail: what was taken */
+  uint32_t count;  /* number of alternatives (set by the runtime) */
+  uint16_t kind;   /* enum tsoify_choice_kind */
+  uint16_t thread; /* thread that was at the choice point */
+  uint32_t event;  /* index of the next event when the choice was made */
+};
+
+enum tsoify_event_kind {
+  TSOIFY_EV_LOAD = 1,        /* aux: TSOIFY_SRC_* bits */
+  TSOIFY_EV_STORE = 2,       /* aux: 1 = buffered, 0 = written to memory */
+  TSOIFY_EV_FLUSH = 3,       /* a buffered store reaches memory; aux2 = owner thread */
+  TSOIFY_EV_FENCE = 4,       /* aux: entries drained */
+  TSOIFY_EV_RMW = 5,         /* value = old value; aux = op */
+  TSOIFY_EV_CMPXCHG = 6,     /* value = old value; aux = 1 on success */
+  TSOIFY_EV_SPAWN = 7,       /* aux = new thread */
+  TSOIFY_EV_JOIN = 8,        /* aux = joined thread */
+  TSOIFY_EV_EXIT = 9,        /* thread finished */
+  TSOIFY_EV_LOCK = 10,
+  TSOIFY_EV_UNLOCK = 11,
+  TSOIFY_EV_NONDET = 12,     /* value = the value */
+  TSOIFY_EV_ERROR = 13,      /* the violation itself */
+  TSOIFY_EV_ATOMIC_BEGIN = 14,
+  TSOIFY_EV_ATOMIC_END = 15,
+  TSOIFY_EV_COND_WAIT = 16,
+  TSOIFY_EV_COND_SIGNAL = 17,
+  TSOIFY_EV_FREE = 18,
+};
+
+#define TSOIFY_SRC_OWN_BUFFER 1u /* some bytes came from the thread's own buffer */
+#define TSOIFY_SRC_MEMORY     2u /* some bytes came from memory */
+
+struct tsoify_event {
+  uint16_t thread;
+  uint8_t kind;
+  uint8_t size;
+  uint32_t loc;    /* source location id, index into the program's loc table */
+  uint64_t addr;
+  uint64_t value;  /* first 8 bytes, little-endian */
+  uint32_t aux;
+  uint32_t aux2;
+};
+
+struct tsoify_shm {
+  uint32_t magic, version;
+  /* configuration: written by the explorer */
+  uint32_t model;      /* enum tsoify_model */
+  uint32_t bound;      /* store-buffer bound K (entries per thread); 0 = unbounded */
+  uint32_t max_steps;  /* scheduling points per execution before STEP_LIMIT */
+  uint32_t log_events; /* 1 = fill events[] */
+  uint32_t prefix_len; /* choices[0..prefix_len) are to be replayed */
+  uint32_t hang_seconds;
+  /* results: written by the runtime */
+  uint32_t trail_len;
+  uint32_t status;     /* enum tsoify_status */
+  uint32_t status_loc;
+  uint32_t status_thread;
+  uint32_t flags;
+  uint32_t n_events;
+  uint32_t outcome_len;
+  uint32_t signal;     /* set by the fork server for CRASH */
+  uint64_t steps;
+  char message[TSOIFY_MESSAGE_BYTES];
+  char outcome[TSOIFY_OUTCOME_BYTES];
+  struct tsoify_choice choices[TSOIFY_MAX_CHOICES];
+  struct tsoify_event events[TSOIFY_MAX_EVENTS];
+};
+
+/* Fork-server protocol on the control pipes: the explorer writes one
+ * uint32_t command, the server answers with one uint32_t. */
+#define TSOIFY_CMD_RUN  1u /* run one execution; answer: enum tsoify_status */
+#define TSOIFY_CMD_QUIT 2u
+
+#endif

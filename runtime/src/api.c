@@ -1,0 +1,175 @@
+/* api.c - the functions the instrumented program calls (runtime/ABI.md).
+ *
+ * Orderings are LLVM's AtomicOrdering numbers: 0 not atomic, 1 unordered,
+ * 2 monotonic (relaxed), 4 acquire, 5 release, 6 acq_rel, 7 seq_cst. What
+ * they mean per model is in ABI.md ("Orderings"). */
+#include <string.h>
+#include "rt.h"
+
+enum { ORD_RELEASE = 5, ORD_ACQ_REL = 6, ORD_SEQ_CST = 7 };
+
+/* LLVMAtomicRMWBinOp numbering */
+enum { RMW_XCHG, RMW_ADD, RMW_SUB, RMW_AND, RMW_NAND, RMW_OR, RMW_XOR, RMW_MAX, RMW_MIN, RMW_UMAX, RMW_UMIN,
+       RMW_FADD, RMW_FSUB, RMW_FMAX, RMW_FMIN, RMW_UINC_WRAP, RMW_UDEC_WRAP };
+
+static void load_chunk(const char *addr, uint32_t size, char *dst, uint32_t loc) {
+  if (!rt_mm_load_is_local(rt_cur, addr, size)) {
+    rt_pending(PEND_LOAD, addr, size);
+    rt_sched_point();
+  }
+  rt_mm_load(rt_cur, addr, size, dst, loc);
+}
+
+void __tsoify_load(const void *addr, void *dst, uint64_t size, uint32_t order, uint32_t loc) {
+  (void)order; /* on x86 every load is a plain load */
+  for (uint64_t off = 0; off < size; off += RT_ENTRY_BYTES) {
+    uint32_t n = (uint32_t)(size - off < RT_ENTRY_BYTES ? size - off : RT_ENTRY_BYTES);
+    load_chunk((const char *)addr + off, n, (char *)dst + off, loc);
+  }
+}
+
+static void store_sched(void *addr, uint64_t size) {
+  rt_pending(PEND_WRITE, addr, size);
+  rt_sched_point();
+}
+
+void __tsoify_store(void *addr, const void *src, uint64_t size, uint32_t order, uint32_t loc) {
+  if (rt_mm_store_needs_sched(rt_cur, order)) store_sched(addr, size);
+  if (size <= RT_ENTRY_BYTES) {
+    rt_mm_store(rt_cur, addr, (uint32_t)size, src, order, loc);
+    return;
+  }
+  for (uint64_t off = 0; off < size; off += RT_ENTRY_BYTES) {
+    uint32_t n = (uint32_t)(size - off < RT_ENTRY_BYTES ? size - off : RT_ENTRY_BYTES);
+    if (off && rt_mm_store_needs_sched(rt_cur, order)) store_sched((char *)addr + off, n);
+    rt_mm_store(rt_cur, (char *)addr + off, n, (const char *)src + off, order, loc);
+  }
+}
+
+void __tsoify_fence(uint32_t order, uint32_t loc) {
+  int model = rt_mm_model();
+  if (model == TSOIFY_MODEL_SC) return;
+  if (order == ORD_SEQ_CST) { /* mfence */
+    if (!rt_mm_pending(rt_cur)) return;
+    rt_sched_point();
+    uint32_t n = (uint32_t)rt_mm_pending(rt_cur);
+    rt_mm_drain(rt_cur, loc);
+    rt_event(TSOIFY_EV_FENCE, 0, 0, 0, loc, n, 0);
+  } else if (model == TSOIFY_MODEL_PSO && (order == ORD_RELEASE || order == ORD_ACQ_REL)) {
+    rt_mm_barrier(rt_cur); /* store-store barrier; acquire fences emit nothing */
+  }
+}
+
+/* A locked instruction: scheduling point, drain, then act on memory. */
+static void locked_prologue(void *addr, uint64_t size, uint32_t loc) {
+  rt_pending(PEND_WRITE, addr, size);
+  rt_sched_point();
+  rt_mm_drain(rt_cur, loc);
+}
+
+#define RMW_INT_CASE(T)                                                                                     \
+  {                                                                                                         \
+    T o, v, r;                                                                                              \
+    memcpy(&o, old, sizeof o);                                                                              \
+    memcpy(&v, val, sizeof v);                                                                              \
+    switch (op) {                                                                                           \
+    case RMW_XCHG: r = v; break;                                                                            \
+    case RMW_ADD: r = (T)(o + v); break;                                                                    \
+    case RMW_SUB: r = (T)(o - v); break;                                                                    \
+    case RMW_AND: r = o & v; break;                                                                         \
+    case RMW_NAND: r = (T) ~(o & v); break;                                                                 \
+    case RMW_OR: r = o | v; break;                                                                          \
+    case RMW_XOR: r = o ^ v; break;                                                                         \
+    case RMW_MAX: r = (T)((S)o > (S)v ? o : v); break;                                                      \
+    case RMW_MIN: r = (T)((S)o < (S)v ? o : v); break;                                                      \
+    case RMW_UMAX: r = o > v ? o : v; break;                                                                \
+    case RMW_UMIN: r = o < v ? o : v; break;                                                                \
+    case RMW_UINC_WRAP: r = o >= v ? 0 : (T)(o + 1); break;                                                 \
+    case RMW_UDEC_WRAP: r = (o == 0 || o > v) ? v : (T)(o - 1); break;                                      \
+    default: rt_end(TSOIFY_ST_INTERNAL, loc, "atomicrmw operation %u on a %u-byte integer", op, size); \
+    }                                                                                                       \
+    memcpy(out, &r, sizeof r);                                                                              \
+  }
+
+#define RMW_FLOAT_CASE(F)                                                                       \
+  {                                                                                             \
+    F o, v, r;                                                                                  \
+    memcpy(&o, old, sizeof o);                                                                  \
+    memcpy(&v, val, sizeof v);                                                                  \
+    switch (op) {                                                                               \
+    case RMW_XCHG: r = v; break;                                                                \
+    case RMW_FADD: r = o + v; break;                                                            \
+    case RMW_FSUB: r = o - v; break;                                                            \
+    case RMW_FMAX: r = o > v ? o : v; break;                                                    \
+    case RMW_FMIN: r = o < v ? o : v; break;                                                    \
+    default: rt_end(TSOIFY_ST_INTERNAL, loc, "atomicrmw operation %u on a float", op); \
+    }                                                                                           \
+    memcpy(out, &r, sizeof r);                                                                  \
+  }
+
+static void rmw_compute(uint32_t op, uint32_t size, const void *old, const void *val, void *out, uint32_t loc) {
+  int is_float = op >= RMW_FADD && op <= RMW_FMIN;
+  if (is_float && size == 4) RMW_FLOAT_CASE(float)
+  else if (is_float && size == 8) RMW_FLOAT_CASE(double)
+  else if (size == 1) { typedef int8_t S; RMW_INT_CASE(uint8_t) }
+  else if (size == 2) { typedef int16_t S; RMW_INT_CASE(uint16_t) }
+  else if (size == 4) { typedef int32_t S; RMW_INT_CASE(uint32_t) }
+  else if (size == 8) { typedef int64_t S; RMW_INT_CASE(uint64_t) }
+  else if (size == 16) { typedef __int128 S; RMW_INT_CASE(unsigned __int128) }
+  else rt_end(TSOIFY_ST_INTERNAL, loc, "atomicrmw on %u bytes", size);
+}
+
+/* `val` holds the operand; on return it holds the old value. */
+void __tsoify_rmw(void *addr, void *val, uint64_t size, uint32_t op, uint32_t order, uint32_t loc) {
+  (void)order; /* every RMW is locked on x86 */
+  uint8_t old[16], res[16];
+  if (size > 16) rt_end(TSOIFY_ST_INTERNAL, loc, "atomicrmw on %u bytes", (unsigned)size);
+  locked_prologue(addr, size, loc);
+  memcpy(old, addr, size);
+  rmw_compute(op, (uint32_t)size, old, val, res, loc);
+  memcpy(addr, res, size);
+  memcpy(val, old, size);
+  rt_event(TSOIFY_EV_RMW, addr, (uint32_t)size, rt_value_of(old, (uint32_t)size), loc, op, (uint32_t)rt_value_of(res, (uint32_t)size));
+}
+
+/* `expected` holds the compared value; on return it holds the old value.
+ * Returns 1 when the exchange happened. Weak cmpxchg never fails spuriously
+ * here: x86 has no spurious failure. */
+uint32_t __tsoify_cmpxchg(void *addr, void *expected, const void *desired, uint64_t size, uint32_t succ,
+                          uint32_t fail, uint32_t loc) {
+  (void)succ, (void)fail;
+  uint8_t old[16];
+  if (size > 16) rt_end(TSOIFY_ST_INTERNAL, loc, "cmpxchg on %u bytes", (unsigned)size);
+  locked_prologue(addr, size, loc);
+  memcpy(old, addr, size);
+  uint32_t ok = memcmp(old, expected, size) == 0;
+  if (ok) memcpy(addr, desired, size);
+  memcpy(expected, old, size);
+  rt_event(TSOIFY_EV_CMPXCHG, addr, (uint32_t)size, rt_value_of(old, (uint32_t)size), loc, ok, 0);
+  return ok;
+}
+
+/* memcpy/memmove/memset on memory that may be shared: 8-byte pieces through
+ * the model, in address order (memmove of overlapping ranges goes through a
+ * temporary copy, so it is correct in either direction). */
+void __tsoify_memcpy(void *dst, const void *src, uint64_t n, uint32_t loc) {
+  uint8_t tmp[4096];
+  char *d = dst;
+  const char *s = src;
+  while (n) {
+    uint64_t chunk = n < sizeof tmp ? n : sizeof tmp;
+    for (uint64_t off = 0; off < chunk; off += 8) __tsoify_load(s + off, tmp + off, chunk - off < 8 ? chunk - off : 8, 0, loc);
+    for (uint64_t off = 0; off < chunk; off += 8) __tsoify_store(d + off, tmp + off, chunk - off < 8 ? chunk - off : 8, 0, loc);
+    d += chunk, s += chunk, n -= chunk;
+  }
+}
+
+void __tsoify_memset(void *dst, uint32_t val, uint64_t n, uint32_t loc) {
+  uint8_t pattern[8];
+  memset(pattern, (int)val, sizeof pattern);
+  for (uint64_t off = 0; off < n; off += 8) __tsoify_store((char *)dst + off, pattern, n - off < 8 ? n - off : 8, 0, loc);
+}
+
+/* End of a stack frame whose local `addr` escaped: drop the thread's pending
+ * stores to it. */
+void __tsoify_stack_release(void *addr, uint64_t size) { rt_mm_drop(rt_cur, addr, size); }

@@ -1,0 +1,150 @@
+/* libc.c - the C library calls the pass redirects here: the heap,
+ * __VERIFIER_*, assert/abort/exit, and outcome reporting.
+ *
+ * The heap is a bump arena in memory the runtime reserved before the fork
+ * loop: deterministic addresses in every execution, and (for a later
+ * persistent mode) trivially restored by resetting one pointer. */
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "rt.h"
+
+#define HEAP_BYTES (1ull << 32) /* reserved, not committed */
+#define HEAP_ALIGN 16
+
+struct block { uint64_t size; uint64_t freed; };
+
+static char *heap_base, *heap_top;
+
+void rt_heap_init(void) {
+  heap_base = mmap(0, HEAP_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (heap_base == MAP_FAILED) abort();
+  heap_top = heap_base;
+}
+
+void rt_heap_reset(void) { heap_top = heap_base; }
+
+void *__tsoify_malloc(size_t n) {
+  size_t total = (sizeof(struct block) + n + HEAP_ALIGN - 1) & ~(size_t)(HEAP_ALIGN - 1);
+  if ((size_t)(heap_top - heap_base) + total > HEAP_BYTES) return 0;
+  struct block *b = (struct block *)heap_top;
+  heap_top += total;
+  b->size = n;
+  b->freed = 0;
+  return b + 1; /* fresh pages are zero; malloc'd memory is not promised to be */
+}
+
+void *__tsoify_calloc(size_t n, size_t m) {
+  if (m && n > SIZE_MAX / m) return 0;
+  return __tsoify_malloc(n * m); /* arena memory is never reused, so it is zero */
+}
+
+void __tsoify_free(void *p) {
+  if (!p) return;
+  struct block *b = (struct block *)p - 1;
+  if ((char *)b < heap_base || (char *)b >= heap_top) rt_end(TSOIFY_ST_ABORT, rt_cur_loc, "free() of a pointer that malloc did not return");
+  if (b->freed) rt_end(TSOIFY_ST_ABORT, rt_cur_loc, "double free");
+  rt_mm_drop(rt_cur, p, b->size);
+  b->freed = 1;
+  rt_event(TSOIFY_EV_FREE, p, 0, b->size, rt_cur_loc, 0, 0);
+}
+
+void *__tsoify_realloc(void *p, size_t n) {
+  void *q = __tsoify_malloc(n);
+  if (p && q) {
+    struct block *b = (struct block *)p - 1;
+    extern void __tsoify_memcpy(void *, const void *, uint64_t, uint32_t);
+    __tsoify_memcpy(q, p, b->size < n ? b->size : n, rt_cur_loc);
+    __tsoify_free(p);
+  }
+  return q;
+}
+
+/* ---- __VERIFIER_* ---- */
+
+/* A value from a domain small enough to enumerate is enumerated. A wider one
+ * is drawn from a few representative values and the execution is flagged, so
+ * `verify` can never answer SAFE on it (UNKNOWN instead). */
+static const int64_t samples[] = {0, 1, -1, 2, INT_MAX, INT_MIN};
+
+static int64_t nondet(unsigned bits, int is_signed) {
+  int64_t v;
+  if (bits <= 1) v = rt_choose(2, TSOIFY_CH_NONDET);
+  else if (bits <= 8) {
+    v = rt_choose(256, TSOIFY_CH_NONDET);
+    if (is_signed) v = (int8_t)v;
+  } else {
+    rt_shm->flags |= TSOIFY_FL_NONDET_SAMPLED;
+    v = samples[rt_choose(sizeof samples / sizeof *samples, TSOIFY_CH_NONDET)];
+  }
+  rt_event(TSOIFY_EV_NONDET, 0, (bits + 7) / 8, (uint64_t)v, rt_cur_loc, bits, 0);
+  return v;
+}
+
+_Bool __tsoify_nondet_bool(void) { return (_Bool)nondet(1, 0); }
+char __tsoify_nondet_char(void) { return (char)nondet(8, 1); }
+unsigned char __tsoify_nondet_uchar(void) { return (unsigned char)nondet(8, 0); }
+short __tsoify_nondet_short(void) { return (short)nondet(16, 1); }
+unsigned short __tsoify_nondet_ushort(void) { return (unsigned short)nondet(16, 0); }
+int __tsoify_nondet_int(void) { return (int)nondet(32, 1); }
+unsigned __tsoify_nondet_uint(void) { return (unsigned)nondet(32, 0); }
+long __tsoify_nondet_long(void) { return (long)nondet(64, 1); }
+unsigned long __tsoify_nondet_ulong(void) { return (unsigned long)nondet(64, 0); }
+long long __tsoify_nondet_longlong(void) { return (long long)nondet(64, 1); }
+unsigned long long __tsoify_nondet_ulonglong(void) { return (unsigned long long)nondet(64, 0); }
+void *__tsoify_nondet_pointer(void) { return (void *)(intptr_t)nondet(64, 0); }
+
+void __tsoify_assume(int cond) {
+  if (!cond) rt_end(TSOIFY_ST_ASSUME, rt_cur_loc, 0);
+}
+
+_Noreturn void __tsoify_assert_fail(const char *expr, const char *file, unsigned line, const char *func) {
+  rt_end(TSOIFY_ST_ASSERT, rt_cur_loc, "%s:%u: %s: assertion `%s' failed", file, line, func ? func : "?", expr);
+}
+
+_Noreturn void __tsoify_reach_error(void) { rt_end(TSOIFY_ST_REACH_ERROR, rt_cur_loc, "reach_error() called"); }
+
+_Noreturn void __tsoify_abort(void) { rt_end(TSOIFY_ST_ABORT, rt_cur_loc, "abort() called"); }
+
+_Noreturn void __tsoify_exit(int code) { rt_end(TSOIFY_ST_DONE, rt_cur_loc, code ? "exit(%d)" : 0, code); }
+
+/* ---- outcomes ---- */
+
+void rt_outcome_reset(void) {
+  rt_shm->outcome_len = 0;
+  rt_shm->outcome[0] = 0;
+}
+
+void tsoify_outcome(const char *fmt, ...) {
+  struct tsoify_shm *s = rt_shm;
+  uint32_t len = s->outcome_len;
+  if (len && len + 1 < TSOIFY_OUTCOME_BYTES) s->outcome[len++] = ' ';
+  va_list ap;
+  va_start(ap, fmt);
+  int w = vsnprintf(s->outcome + len, TSOIFY_OUTCOME_BYTES - len, fmt, ap);
+  va_end(ap);
+  if (w > 0) len += (uint32_t)w;
+  s->outcome_len = len < TSOIFY_OUTCOME_BYTES ? len : TSOIFY_OUTCOME_BYTES - 1;
+}
+
+/* libc memcpy/memmove/memset called by name (not as LLVM intrinsics) */
+void *__tsoify_libc_memcpy(void *dst, const void *src, size_t n) {
+  extern void __tsoify_memcpy(void *, const void *, uint64_t, uint32_t);
+  __tsoify_memcpy(dst, src, n, rt_cur_loc);
+  return dst;
+}
+
+void *__tsoify_libc_memset(void *dst, int c, size_t n) {
+  extern void __tsoify_memset(void *, uint32_t, uint64_t, uint32_t);
+  __tsoify_memset(dst, (uint32_t)(unsigned char)c, n, rt_cur_loc);
+  return dst;
+}
+
+/* sched_yield: a scheduling point and nothing else */
+int __tsoify_yield(void) {
+  rt_sched_point();
+  return 0;
+}

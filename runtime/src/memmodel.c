@@ -1,0 +1,215 @@
+/* memmodel.c - the memory: SC, x86-TSO and PSO store buffers.
+ *
+ * Program memory is the real memory at the real addresses; a store buffer
+ * entry holds up to RT_ENTRY_BYTES bytes destined for one address range.
+ * Buffers live in the runtime's own memory, never in the program's.
+ *
+ * This is the reference relaxed model: an entry leaves its buffer only at a
+ * flush step that the scheduler offers as a choice (like a flusher thread per
+ * buffer), or when its thread drains (fence, locked instruction, sync call,
+ * exit) or evicts (bounded buffer full). It is exact by construction and is
+ * the oracle that any cheaper flushing strategy is checked against.
+ *
+ *   TSO: one FIFO per thread: only the oldest entry can flush.
+ *   PSO: one FIFO per thread and address: an entry can flush when no older
+ *        entry of its thread overlaps it and no store-store barrier (release
+ *        store or fence under PSO) separates it from an older entry.
+ * Loads are byte-precise: each byte from the newest own entry covering it,
+ * else memory. */
+#include <stdlib.h>
+#include <string.h>
+#include "rt.h"
+
+struct entry {
+  uintptr_t addr;
+  uint32_t size;
+  uint32_t loc;
+  uint32_t epoch; /* PSO: barrier generation the store was made in */
+  uint8_t bytes[RT_ENTRY_BYTES];
+};
+
+struct buffer {
+  struct entry *e; /* e[0] is the oldest */
+  uint32_t n, cap;
+  uint32_t epoch;
+};
+
+static struct buffer buffers[RT_MAX_THREADS];
+
+int rt_mm_model(void) { return (int)rt_shm->model; }
+
+void rt_mm_reset(void) { memset(buffers, 0, sizeof buffers); }
+
+int rt_mm_pending(int t) { return (int)buffers[t].n; }
+
+static int overlaps(const struct entry *e, uintptr_t a, uint64_t n) { return e->addr < a + n && a < e->addr + e->size; }
+
+/* Is every byte of [addr, addr+size) covered by the thread's own buffer?
+ * Then a load is purely local and needs no scheduling point. */
+int rt_mm_load_is_local(int t, const void *addr, uint32_t size) {
+  struct buffer *b = &buffers[t];
+  if (!b->n) return 0;
+  uintptr_t a = (uintptr_t)addr;
+  for (uint32_t i = 0; i < size; i++) {
+    int hit = 0;
+    for (uint32_t k = b->n; k-- > 0;)
+      if (overlaps(&b->e[k], a + i, 1)) {
+        hit = 1;
+        break;
+      }
+    if (!hit) return 0;
+  }
+  return 1;
+}
+
+void rt_mm_load(int t, const void *addr, uint32_t size, void *out, uint32_t loc) {
+  struct buffer *b = &buffers[t];
+  uintptr_t a = (uintptr_t)addr;
+  uint8_t *o = out;
+  uint32_t src = 0;
+  for (uint32_t i = 0; i < size; i++) {
+    const struct entry *hit = 0;
+    for (uint32_t k = b->n; k-- > 0;)
+      if (overlaps(&b->e[k], a + i, 1)) {
+        hit = &b->e[k];
+        break;
+      }
+    if (hit) {
+      o[i] = hit->bytes[a + i - hit->addr];
+      src |= TSOIFY_SRC_OWN_BUFFER;
+    } else {
+      o[i] = ((const volatile uint8_t *)addr)[i];
+      src |= TSOIFY_SRC_MEMORY;
+    }
+  }
+  rt_event(TSOIFY_EV_LOAD, addr, size, rt_value_of(out, size), loc, src, 0);
+}
+
+static void write_memory(uintptr_t a, const uint8_t *bytes, uint32_t n) {
+  volatile uint8_t *m = (volatile uint8_t *)a;
+  for (uint32_t i = 0; i < n; i++) m[i] = bytes[i];
+}
+
+static void remove_entry(struct buffer *b, uint32_t idx) {
+  memmove(&b->e[idx], &b->e[idx + 1], (b->n - idx - 1) * sizeof *b->e);
+  b->n--;
+}
+
+void rt_mm_flush_entry(int t, uint32_t idx) {
+  struct buffer *b = &buffers[t];
+  struct entry *e = &b->e[idx];
+  write_memory(e->addr, e->bytes, e->size);
+  rt_event(TSOIFY_EV_FLUSH, (void *)e->addr, e->size, rt_value_of(e->bytes, e->size), e->loc, 0, (uint32_t)t);
+  remove_entry(b, idx);
+}
+
+static int pso_flushable(const struct buffer *b, uint32_t i) {
+  for (uint32_t j = 0; j < i; j++)
+    if (overlaps(&b->e[j], b->e[i].addr, b->e[i].size) || b->e[j].epoch < b->e[i].epoch) return 0;
+  return 1;
+}
+
+int rt_mm_flush_options(int t, uint32_t *idx, int max) {
+  struct buffer *b = &buffers[t];
+  if (!b->n || max <= 0) return 0;
+  if (rt_shm->model == TSOIFY_MODEL_TSO) {
+    idx[0] = 0;
+    return 1;
+  }
+  int n = 0;
+  for (uint32_t i = 0; i < b->n && n < max; i++)
+    if (pso_flushable(b, i)) idx[n++] = i;
+  return n;
+}
+
+void rt_mm_drain(int t, uint32_t loc) {
+  (void)loc;
+  struct buffer *b = &buffers[t];
+  while (b->n) rt_mm_flush_entry(t, 0); /* oldest first: valid under TSO and PSO */
+}
+
+void rt_mm_barrier(int t) {
+  if (rt_shm->model == TSOIFY_MODEL_PSO) buffers[t].epoch++;
+}
+
+/* A store is a scheduling point when it touches memory at once: under SC,
+ * for locked (seq_cst) stores, and when a bounded buffer must evict first.
+ * A plain buffered store is invisible to other threads until a flush step,
+ * so running it without a scheduling point loses no behaviour. */
+int rt_mm_store_needs_sched(int t, uint32_t order) {
+  if (rt_shm->model == TSOIFY_MODEL_SC) return 1;
+  if (order == 7 /* seq_cst: locked exchange on x86 */) return 1;
+  uint32_t k = rt_shm->bound;
+  return k && buffers[t].n >= k;
+}
+
+static void append(struct buffer *b, uintptr_t a, uint32_t size, const uint8_t *in, uint32_t loc) {
+  if (b->n == b->cap) {
+    uint32_t cap = b->cap ? b->cap * 2 : 16;
+    if (cap > (1u << 20)) rt_end(TSOIFY_ST_INTERNAL, loc, "store buffer over %u entries", 1u << 20);
+    b->e = realloc(b->e, cap * sizeof *b->e);
+    if (!b->e) rt_end(TSOIFY_ST_INTERNAL, loc, "out of memory for store buffers");
+    b->cap = cap;
+  }
+  struct entry *e = &b->e[b->n++];
+  e->addr = a;
+  e->size = size;
+  e->loc = loc;
+  e->epoch = b->epoch;
+  memcpy(e->bytes, in, size);
+}
+
+void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t order, uint32_t loc) {
+  uintptr_t a = (uintptr_t)addr;
+  const uint8_t *src = in;
+  int model = rt_shm->model;
+  if (model == TSOIFY_MODEL_SC) {
+    write_memory(a, src, size);
+    rt_event(TSOIFY_EV_STORE, addr, size, rt_value_of(in, size), loc, 0, 0);
+    return;
+  }
+  struct buffer *b = &buffers[t];
+  if (order == 7) { /* seq_cst store = xchg: drain, then write memory */
+    rt_mm_drain(t, loc);
+    write_memory(a, src, size);
+    rt_event(TSOIFY_EV_STORE, addr, size, rt_value_of(in, size), loc, 0, 0);
+    return;
+  }
+  if (model == TSOIFY_MODEL_PSO && (order == 5 || order == 6)) rt_mm_barrier(t); /* release store */
+  for (uint32_t off = 0; off < size; off += RT_ENTRY_BYTES) {
+    uint32_t n = size - off < RT_ENTRY_BYTES ? size - off : RT_ENTRY_BYTES;
+    uint32_t k = rt_shm->bound;
+    if (k && b->n >= k) { /* full: the oldest entry (TSO) or a chosen one (PSO) leaves first */
+      uint32_t idx[RT_MAX_THREADS];
+      int m = rt_mm_flush_options(t, idx, RT_MAX_THREADS);
+      uint32_t c = rt_choose((uint32_t)m, TSOIFY_CH_SCHEDULE);
+      rt_mm_flush_entry(t, idx[c]);
+    }
+    append(b, a + off, n, src + off, loc);
+  }
+  rt_event(TSOIFY_EV_STORE, addr, size, rt_value_of(in, size), loc, 1, 0);
+}
+
+/* Memory that dies (free, end of a stack frame) takes the owner's pending
+ * stores to it along: they are dropped, never written (the memory may be
+ * reused at once). Other entries keep their places. */
+void rt_mm_drop(int t, const void *addr, uint64_t size) {
+  struct buffer *b = &buffers[t];
+  for (uint32_t k = 0; k < b->n;)
+    if (overlaps(&b->e[k], (uintptr_t)addr, size)) remove_entry(b, k);
+    else k++;
+}
+
+int rt_mm_buffer_overlaps(int u, const void *addr, uint64_t size) {
+  const struct buffer *b = &buffers[u];
+  for (uint32_t k = 0; k < b->n; k++)
+    if (overlaps(&b->e[k], (uintptr_t)addr, size)) return 1;
+  return 0;
+}
+
+int rt_mm_buffers_overlap(int t, int u) {
+  const struct buffer *b = &buffers[t];
+  for (uint32_t k = 0; k < b->n; k++)
+    if (rt_mm_buffer_overlaps(u, (void *)b->e[k].addr, b->e[k].size)) return 1;
+  return 0;
+}

@@ -1,0 +1,79 @@
+/* rt.h - internal interfaces of the tsoify runtime.
+ *
+ * Module map (one job each):
+ *   choice.c   the single choice point, the event log, ending an execution
+ *   threads.c  coroutine threads, the scheduler, pthread and sync calls
+ *   memmodel.c store buffers: SC, x86-TSO and PSO memory
+ *   api.c      the entry points the instrumentation calls (see ../ABI.md)
+ *   libc.c     malloc/free, __VERIFIER_*, assert/abort/exit, outcomes
+ *   server.c   process main: fork server, standalone run, info dump
+ */
+#ifndef TSOIFY_RT_H
+#define TSOIFY_RT_H
+#include <stddef.h>
+#include <stdint.h>
+#include "../include/tsoify_channel.h"
+
+#define RT_MAX_THREADS 64
+#define RT_ENTRY_BYTES 16 /* a buffer entry holds at most this many bytes */
+
+/* ---- the program's tables, emitted by the pass (weak: may be absent) ---- */
+struct tsoify_loc {
+  const char *file, *func, *what;
+  uint32_t line, col, op, pad;
+};
+struct tsoify_global {
+  void *addr;
+  uint64_t size;
+  const char *name;
+};
+
+/* ---- choice.c ---- */
+extern struct tsoify_shm *rt_shm;
+/* location of the redirected call being made: instrumented code stores it
+ * just before each call (ABI name __tsoify_cur_loc) */
+#define rt_cur_loc __tsoify_cur_loc
+extern uint32_t rt_cur_loc;
+uint32_t rt_choose(uint32_t n, int kind);
+void rt_event(int kind, const void *addr, uint32_t size, uint64_t value, uint32_t loc, uint32_t aux,
+              uint32_t aux2);
+_Noreturn void rt_end(int status, uint32_t loc, const char *fmt, ...);
+uint64_t rt_value_of(const void *bytes, uint32_t size);
+
+/* ---- threads.c ---- */
+extern int rt_cur;          /* running thread id */
+extern int rt_in_runtime;   /* >0 while runtime code runs for the program */
+void rt_threads_init(void); /* before the fork loop: stacks etc. */
+_Noreturn void rt_run_execution(int (*user_main)(int, char **, char **), int argc, char **argv,
+                                char **envp);
+void rt_sched_point(void);  /* the current thread is about to do a visible operation */
+/* What the current thread is about to do at its scheduling point, so the
+ * scheduler offers only the buffer flushes that operation could observe. */
+enum { PEND_NONE = 0, PEND_LOAD, PEND_WRITE, PEND_DRAIN };
+void rt_pending(int kind, const void *addr, uint64_t size);
+int rt_pending_conflicts(int t, int u); /* does t's pending op observe u's buffer? */
+int rt_atomic_depth(void);
+
+/* ---- memmodel.c ---- */
+void rt_mm_reset(void);
+int rt_mm_load_is_local(int t, const void *addr, uint32_t size);
+void rt_mm_load(int t, const void *addr, uint32_t size, void *out, uint32_t loc);
+int rt_mm_store_needs_sched(int t, uint32_t order);
+void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t order, uint32_t loc);
+void rt_mm_drain(int t, uint32_t loc);      /* flush the whole buffer of t */
+int rt_mm_pending(int t);                   /* entries buffered by t */
+void rt_mm_barrier(int t);                  /* PSO store-store barrier */
+void rt_mm_drop(int t, const void *addr, uint64_t size); /* free / frame end */
+/* flush steps offered to the scheduler (reference model) */
+int rt_mm_flush_options(int t, uint32_t *entry_idx, int max);
+void rt_mm_flush_entry(int t, uint32_t idx);
+int rt_mm_model(void);
+int rt_mm_buffer_overlaps(int u, const void *addr, uint64_t size);
+int rt_mm_buffers_overlap(int t, int u);
+
+/* ---- libc.c ---- */
+void rt_heap_init(void);
+void rt_heap_reset(void);
+void rt_outcome_reset(void);
+
+#endif

@@ -1,0 +1,179 @@
+/* server.c - the process main of an instrumented program.
+ *
+ * Under `verify` (TSOIFY_CHANNEL_FD set) the process is a fork server: it
+ * sets up once (thread stacks, heap arena, channel), then for every RUN
+ * command forks a child that runs one execution from a pristine state and
+ * reports through the shared channel. A crash or hang of the program kills
+ * only that child. Run by hand, it runs one execution (choice 0 everywhere,
+ * or random choices with TSOIFY_SEED=n) and prints what happened. */
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <sys/wait.h>
+#include <fcntl.h>
+#include <unistd.h>
+#include "rt.h"
+
+extern int __tsoify_user_main(int, char **, char **);
+extern const struct tsoify_loc __tsoify_locs[] __attribute__((weak));
+extern const uint32_t __tsoify_nlocs __attribute__((weak));
+extern const struct tsoify_global __tsoify_globals[] __attribute__((weak));
+extern const uint32_t __tsoify_nglobals __attribute__((weak));
+extern const uint32_t __tsoify_default_model __attribute__((weak));
+extern const uint32_t __tsoify_default_bound __attribute__((weak));
+extern uint64_t rt_random_state;
+
+static int standalone;
+
+static const char *status_name(uint32_t st) {
+  static const char *names[] = {"running", "done", "assertion failure", "reach_error", "abort", "deadlock",
+                                "step limit", "assume", "internal", "crash", "hang"};
+  return st < sizeof names / sizeof *names ? names[st] : "?";
+}
+
+void rt_standalone_report(void) {
+  if (!standalone) return;
+  struct tsoify_shm *s = rt_shm;
+  fflush(stdout);
+  if (getenv("TSOIFY_TRACE"))
+    for (uint32_t i = 0; i < s->n_events; i++) {
+      const struct tsoify_event *e = &s->events[i];
+      fprintf(stderr, "T%u kind=%u addr=%#lx size=%u value=%lu aux=%u aux2=%u loc=%u\n", e->thread, e->kind,
+              (unsigned long)e->addr, e->size, (unsigned long)e->value, e->aux, e->aux2, e->loc);
+    }
+  if (s->outcome_len) printf("%s\n", s->outcome);
+  if (s->status != TSOIFY_ST_DONE && s->status != TSOIFY_ST_ASSUME)
+    fprintf(stderr, "tsoify: %s in thread %u%s%s\n", status_name(s->status), s->status_thread,
+            s->message[0] ? ": " : "", s->message);
+  fflush(0);
+  _exit(s->status == TSOIFY_ST_DONE || s->status == TSOIFY_ST_ASSUME ? 0 : 1);
+}
+
+static void json_str(FILE *f, const char *s) {
+  fputc('"', f);
+  for (; s && *s; s++) {
+    unsigned char c = (unsigned char)*s;
+    if (c == '"' || c == '\\') fprintf(f, "\\%c", c);
+    else if (c < 0x20) fprintf(f, "\\u%04x", c);
+    else fputc(c, f);
+  }
+  fputc('"', f);
+}
+
+/* The program's location and global tables, for traces. Written by the
+ * server itself so the addresses are those its children use. */
+static void dump_info(const char *path) {
+  FILE *f = fopen(path, "w");
+  if (!f) return;
+  fprintf(f, "{\"locs\":[");
+  uint32_t nl = &__tsoify_nlocs ? __tsoify_nlocs : 0;
+  for (uint32_t i = 0; i < nl; i++) {
+    const struct tsoify_loc *l = &__tsoify_locs[i];
+    fprintf(f, "%s{\"file\":", i ? "," : "");
+    json_str(f, l->file);
+    fprintf(f, ",\"func\":");
+    json_str(f, l->func);
+    fprintf(f, ",\"what\":");
+    json_str(f, l->what);
+    fprintf(f, ",\"line\":%u,\"col\":%u,\"op\":%u}", l->line, l->col, l->op);
+  }
+  fprintf(f, "],\"globals\":[");
+  uint32_t ng = &__tsoify_nglobals ? __tsoify_nglobals : 0;
+  for (uint32_t i = 0; i < ng; i++) {
+    const struct tsoify_global *g = &__tsoify_globals[i];
+    fprintf(f, "%s{\"name\":", i ? "," : "");
+    json_str(f, g->name);
+    fprintf(f, ",\"addr\":%lu,\"size\":%lu}", (unsigned long)(uintptr_t)g->addr, (unsigned long)g->size);
+  }
+  fprintf(f, "]}\n");
+  fclose(f);
+}
+
+static int env_int(const char *name, int dflt) {
+  const char *v = getenv(name);
+  return v && *v ? atoi(v) : dflt;
+}
+
+static void reset_results(struct tsoify_shm *s) {
+  s->trail_len = 0;
+  s->status = TSOIFY_ST_RUNNING;
+  s->status_loc = 0;
+  s->status_thread = 0;
+  s->flags = 0;
+  s->n_events = 0;
+  s->signal = 0;
+  s->steps = 0;
+  s->message[0] = 0;
+  s->outcome_len = 0;
+  s->outcome[0] = 0;
+}
+
+static int read_full(int fd, void *p, size_t n) {
+  while (n) {
+    ssize_t r = read(fd, p, n);
+    if (r <= 0) return -1;
+    p = (char *)p + r, n -= (size_t)r;
+  }
+  return 0;
+}
+
+static int serve(int argc, char **argv, char **envp, int cmd_fd, int reply_fd) {
+  int devnull = open("/dev/null", O_WRONLY);
+  if (devnull >= 0 && !getenv("TSOIFY_SHOW_OUTPUT")) dup2(devnull, 1), dup2(devnull, 2);
+  for (;;) {
+    uint32_t cmd;
+    if (read_full(cmd_fd, &cmd, sizeof cmd)) return 0;
+    if (cmd == TSOIFY_CMD_QUIT) return 0;
+    struct tsoify_shm *s = rt_shm;
+    reset_results(s);
+    pid_t pid = fork();
+    if (pid < 0) return 70;
+    if (pid == 0) {
+      close(cmd_fd), close(reply_fd);
+      if (s->hang_seconds) alarm(s->hang_seconds);
+      rt_run_execution(__tsoify_user_main, argc, argv, envp);
+    }
+    int wst = 0;
+    while (waitpid(pid, &wst, 0) < 0) {}
+    if (WIFSIGNALED(wst) && s->status == TSOIFY_ST_RUNNING) {
+      s->signal = (uint32_t)WTERMSIG(wst);
+      s->status = s->signal == SIGALRM ? TSOIFY_ST_HANG : TSOIFY_ST_CRASH;
+    } else if (s->status == TSOIFY_ST_RUNNING) {
+      s->status = TSOIFY_ST_INTERNAL;
+      snprintf(s->message, sizeof s->message, "the program left the runtime's control (exit status %d)", WEXITSTATUS(wst));
+    }
+    uint32_t reply = s->status;
+    if (write(reply_fd, &reply, sizeof reply) != sizeof reply) return 0;
+  }
+}
+
+int main(int argc, char **argv, char **envp) {
+  rt_threads_init();
+  rt_heap_init();
+  const char *chan = getenv("TSOIFY_CHANNEL_FD");
+  if (chan) {
+    int fd = atoi(chan);
+    rt_shm = mmap(0, sizeof *rt_shm, PROT_READ | PROT_WRITE, MAP_SHARED, fd, 0);
+    if (rt_shm == MAP_FAILED || rt_shm->magic != TSOIFY_CHANNEL_MAGIC || rt_shm->version != TSOIFY_CHANNEL_VERSION) {
+      fprintf(stderr, "tsoify runtime: the channel from verify is missing or of another version; rebuild with this tsoify\n");
+      return 3;
+    }
+    const char *info = getenv("TSOIFY_INFO");
+    if (info) dump_info(info);
+    return serve(argc, argv, envp, env_int("TSOIFY_CMD_FD", -1), env_int("TSOIFY_REPLY_FD", -1));
+  }
+  /* standalone: one execution, reported on the terminal */
+  standalone = 1;
+  rt_shm = mmap(0, sizeof *rt_shm, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (rt_shm == MAP_FAILED) return 70;
+  rt_shm->magic = TSOIFY_CHANNEL_MAGIC;
+  rt_shm->model = (uint32_t)env_int("TSOIFY_MODEL", &__tsoify_default_model ? (int)__tsoify_default_model : TSOIFY_MODEL_TSO);
+  rt_shm->bound = (uint32_t)env_int("TSOIFY_BOUND", &__tsoify_default_bound ? (int)__tsoify_default_bound : 32);
+  rt_shm->max_steps = (uint32_t)env_int("TSOIFY_MAX_STEPS", 1000000);
+  rt_shm->log_events = getenv("TSOIFY_TRACE") != 0;
+  rt_random_state = (uint64_t)env_int("TSOIFY_SEED", 0) * 0x9e3779b97f4a7c15ull;
+  reset_results(rt_shm);
+  rt_run_execution(__tsoify_user_main, argc, argv, envp);
+}

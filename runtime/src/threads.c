@@ -1,0 +1,359 @@
+/* threads.c - program threads as coroutines on one OS thread, the
+ * scheduler, and the pthread/sync calls the pass redirects here.
+ *
+ * Exactly one program thread runs at a time. A thread runs until it reaches a
+ * scheduling point (a visible memory operation or a sync call); there the
+ * scheduler asks rt_choose() which thread continues, or (in the relaxed
+ * models) which store-buffer entry reaches memory first. Blocking calls
+ * (join, mutex lock, cond wait) are modelled as "not enabled until ...". */
+#include <pthread.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <ucontext.h>
+#include "rt.h"
+
+#define STACK_BYTES (256u * 1024u)
+
+enum { T_UNUSED = 0, T_RUNNABLE, T_FINISHED };
+enum { W_NONE = 0, W_JOIN, W_MUTEX, W_COND };
+
+struct rt_thread {
+  ucontext_t ctx;
+  char *stack;
+  int state;
+  int wait;          /* what the thread waits for at its scheduling point */
+  void *wait_obj;    /* joined thread id (as pointer), mutex or cond */
+  void *(*fn)(void *);
+  void *arg;
+  void *retval;
+  pthread_mutex_t *cond_mutex; /* mutex to re-acquire after a cond wait */
+  int pend;          /* PEND_*: the operation waiting at the scheduling point */
+  const void *pend_addr;
+  uint64_t pend_size;
+};
+
+static struct rt_thread threads[RT_MAX_THREADS];
+static int nthreads;
+static int atomic_owner = -1, atomic_depth; /* __VERIFIER_atomic_begin/end */
+static ucontext_t server_ctx;
+int rt_cur;
+int rt_in_runtime;
+
+/* Our view of a pthread mutex lives in the program's mutex object: the first
+ * int holds owner+1 (0 = free), so PTHREAD_MUTEX_INITIALIZER (all zero) and
+ * pthread_mutex_init both mean "free". */
+static int *mutex_word(pthread_mutex_t *m) { return (int *)(void *)m; }
+
+void rt_threads_init(void) {
+  /* Stacks are made once, before the fork loop, so each execution's child
+   * inherits them copy-on-write instead of mapping its own. */
+  for (int i = 0; i < RT_MAX_THREADS; i++) {
+    threads[i].stack = mmap(0, STACK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (threads[i].stack == MAP_FAILED) abort();
+  }
+}
+
+int rt_atomic_depth(void) { return atomic_depth; }
+
+static int enabled(int t) {
+  struct rt_thread *th = &threads[t];
+  if (th->state != T_RUNNABLE) return 0;
+  if (atomic_owner >= 0 && atomic_owner != t) return 0;
+  switch (th->wait) {
+  case W_JOIN: return threads[(intptr_t)th->wait_obj].state == T_FINISHED;
+  case W_MUTEX: return *mutex_word(th->wait_obj) == 0;
+  case W_COND: return 0; /* made W_MUTEX by a signal */
+  default: return 1;
+  }
+}
+
+static void switch_to(int t) {
+  int prev = rt_cur;
+  if (t == prev) return;
+  rt_cur = t;
+  swapcontext(&threads[prev].ctx, &threads[t].ctx);
+}
+
+/* The scheduler proper. `self_ok` is 0 when the current thread has finished. */
+static void schedule(int self_ok) {
+  struct tsoify_shm *s = rt_shm;
+  for (;;) {
+    if (++s->steps > s->max_steps)
+      rt_end(TSOIFY_ST_STEP_LIMIT, rt_cur_loc, "more than %u scheduling steps in one execution (a loop that does not end?)", s->max_steps);
+    int opt_thread[RT_MAX_THREADS * 2];
+    uint32_t opt_entry[RT_MAX_THREADS * 2];
+    int n = 0;
+    for (int t = 0; t < nthreads; t++)
+      if ((t != rt_cur || self_ok) && enabled(t)) opt_thread[n] = t, opt_entry[n] = UINT32_MAX, n++;
+    int threads_enabled = n;
+    /* Reference relaxed model: any flushable buffer entry may reach memory
+     * now. Inside an atomic block only the block's own thread may flush. */
+    for (int t = 0; t < nthreads && n < RT_MAX_THREADS * 2; t++) {
+      if (atomic_owner >= 0 && atomic_owner != t) continue;
+      if (!rt_mm_pending(t)) continue;
+      int observed = 0;
+      for (int k = 0; k < threads_enabled && !observed; k++)
+        observed = opt_thread[k] != t && rt_pending_conflicts(opt_thread[k], t);
+      if (!observed) continue;
+      uint32_t idx[RT_MAX_THREADS];
+      int k = rt_mm_flush_options(t, idx, RT_MAX_THREADS * 2 - n < RT_MAX_THREADS ? RT_MAX_THREADS * 2 - n : RT_MAX_THREADS);
+      for (int i = 0; i < k; i++) opt_thread[n] = t, opt_entry[n] = idx[i], n++;
+    }
+    if (threads_enabled == 0 && n == 0) {
+      int live = 0;
+      for (int t = 0; t < nthreads; t++) live += threads[t].state == T_RUNNABLE;
+      rt_end(TSOIFY_ST_DEADLOCK, rt_cur_loc, "deadlock: %d thread%s blocked, none can run", live, live == 1 ? "" : "s");
+    }
+    uint32_t c = rt_choose((uint32_t)n, TSOIFY_CH_SCHEDULE);
+    if (opt_entry[c] != UINT32_MAX) {
+      int saved = rt_cur;
+      rt_cur = opt_thread[c]; /* the flush is logged as the owner's event */
+      rt_mm_flush_entry(opt_thread[c], opt_entry[c]);
+      rt_cur = saved;
+      continue;
+    }
+    switch_to(opt_thread[c]);
+    return;
+  }
+}
+
+void rt_pending(int kind, const void *addr, uint64_t size) {
+  threads[rt_cur].pend = kind;
+  threads[rt_cur].pend_addr = addr;
+  threads[rt_cur].pend_size = size;
+}
+
+/* Could thread t's pending operation observe an entry of u's buffer? A load
+ * observes entries overlapping what it reads; a locked write also orders
+ * itself after t's own drained entries; a drain orders t's entries against
+ * u's. A flush nobody can observe commutes with the next step, so it need
+ * not be offered now (it will be, as soon as an operation could see it). */
+int rt_pending_conflicts(int t, int u) {
+  struct rt_thread *th = &threads[t];
+  switch (th->pend) {
+  case PEND_LOAD: return rt_mm_buffer_overlaps(u, th->pend_addr, th->pend_size);
+  case PEND_WRITE: return rt_mm_buffer_overlaps(u, th->pend_addr, th->pend_size) || rt_mm_buffers_overlap(t, u);
+  case PEND_DRAIN: return rt_mm_buffers_overlap(t, u);
+  default: return 0;
+  }
+}
+
+void rt_sched_point(void) {
+  if (threads[rt_cur].pend == PEND_NONE) threads[rt_cur].pend = PEND_DRAIN; /* sync calls */
+  schedule(1);
+  threads[rt_cur].pend = PEND_NONE;
+}
+
+/* ---- thread lifecycle ---- */
+
+static _Noreturn void finish_current(void *retval) {
+  struct rt_thread *th = &threads[rt_cur];
+  th->pend = PEND_NONE;
+  /* exit drains the buffer: that writes memory, so others may act first */
+  if (rt_mm_pending(rt_cur)) rt_sched_point();
+  rt_mm_drain(rt_cur, rt_cur_loc);
+  th->retval = retval;
+  th->state = T_FINISHED;
+  if (atomic_owner == rt_cur) atomic_owner = -1, atomic_depth = 0;
+  rt_event(TSOIFY_EV_EXIT, 0, 0, 0, rt_cur_loc, 0, 0);
+  if (rt_cur == 0) rt_end(TSOIFY_ST_DONE, 0, 0);
+  schedule(0);
+  abort(); /* unreachable: a finished thread is never chosen */
+}
+
+static void thread_entry(void) {
+  struct rt_thread *th = &threads[rt_cur];
+  finish_current(th->fn(th->arg));
+}
+
+static int (*main_fn)(int, char **, char **);
+static int main_argc;
+static char **main_argv, **main_envp;
+
+static void main_entry(void) {
+  int code = main_fn(main_argc, main_argv, main_envp);
+  (void)code;
+  rt_end(TSOIFY_ST_DONE, 0, 0);
+}
+
+static void make_thread(int t, void (*entry)(void)) {
+  struct rt_thread *th = &threads[t];
+  getcontext(&th->ctx);
+  th->ctx.uc_stack.ss_sp = th->stack;
+  th->ctx.uc_stack.ss_size = STACK_BYTES;
+  th->ctx.uc_link = 0;
+  makecontext(&th->ctx, entry, 0);
+  th->state = T_RUNNABLE;
+  th->wait = W_NONE;
+}
+
+_Noreturn void rt_run_execution(int (*user_main)(int, char **, char **), int argc, char **argv, char **envp) {
+  main_fn = user_main, main_argc = argc, main_argv = argv, main_envp = envp;
+  nthreads = 1;
+  rt_cur = 0;
+  make_thread(0, main_entry);
+  swapcontext(&server_ctx, &threads[0].ctx);
+  abort();
+}
+
+/* ---- pthread API (the pass renames calls to these) ---- */
+
+int __tsoify_pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void *), void *arg) {
+  (void)attr;
+  rt_sched_point();
+  rt_mm_drain(rt_cur, rt_cur_loc); /* the child sees everything stored before */
+  if (nthreads >= RT_MAX_THREADS) rt_end(TSOIFY_ST_INTERNAL, rt_cur_loc, "more than %d threads", RT_MAX_THREADS);
+  int t = nthreads++;
+  threads[t].fn = fn;
+  threads[t].arg = arg;
+  make_thread(t, thread_entry);
+  *out = (pthread_t)t;
+  rt_event(TSOIFY_EV_SPAWN, 0, 0, 0, rt_cur_loc, (uint32_t)t, 0);
+  return 0;
+}
+
+int __tsoify_pthread_join(pthread_t t, void **ret) {
+  if ((uintptr_t)t >= (uintptr_t)nthreads || (int)t == rt_cur)
+    rt_end(TSOIFY_ST_INTERNAL, rt_cur_loc, "pthread_join of an invalid thread");
+  struct rt_thread *me = &threads[rt_cur];
+  me->wait = W_JOIN;
+  me->wait_obj = (void *)(intptr_t)t;
+  rt_sched_point();
+  me->wait = W_NONE;
+  rt_mm_drain(rt_cur, rt_cur_loc);
+  if (ret) *ret = threads[t].retval;
+  rt_event(TSOIFY_EV_JOIN, 0, 0, 0, rt_cur_loc, (uint32_t)t, 0);
+  return 0;
+}
+
+_Noreturn void __tsoify_pthread_exit(void *ret) {
+  if (rt_cur == 0) {
+    /* main calling pthread_exit: the process lives on until the others end.
+     * Model it as main waiting for every other thread, then ending. */
+    for (int t = 1; t < nthreads; t++) {
+      threads[0].wait = W_JOIN;
+      threads[0].wait_obj = (void *)(intptr_t)t;
+      rt_sched_point();
+    }
+    threads[0].wait = W_NONE;
+    rt_end(TSOIFY_ST_DONE, 0, 0);
+  }
+  finish_current(ret);
+}
+
+pthread_t __tsoify_pthread_self(void) { return (pthread_t)rt_cur; }
+
+int __tsoify_pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *a) {
+  (void)a;
+  rt_sched_point();
+  rt_mm_drain(rt_cur, rt_cur_loc);
+  memset(m, 0, sizeof *m);
+  return 0;
+}
+
+int __tsoify_pthread_mutex_destroy(pthread_mutex_t *m) {
+  (void)m;
+  return 0;
+}
+
+int __tsoify_pthread_mutex_lock(pthread_mutex_t *m) {
+  struct rt_thread *me = &threads[rt_cur];
+  if (*mutex_word(m) == rt_cur + 1) rt_end(TSOIFY_ST_DEADLOCK, rt_cur_loc, "thread %d locks a mutex it already holds", rt_cur);
+  me->wait = W_MUTEX;
+  me->wait_obj = m;
+  rt_sched_point();
+  me->wait = W_NONE;
+  rt_mm_drain(rt_cur, rt_cur_loc);
+  *mutex_word(m) = rt_cur + 1;
+  rt_event(TSOIFY_EV_LOCK, m, 0, 0, rt_cur_loc, 0, 0);
+  return 0;
+}
+
+int __tsoify_pthread_mutex_trylock(pthread_mutex_t *m) {
+  rt_sched_point();
+  rt_mm_drain(rt_cur, rt_cur_loc);
+  if (*mutex_word(m)) return 16; /* EBUSY */
+  *mutex_word(m) = rt_cur + 1;
+  rt_event(TSOIFY_EV_LOCK, m, 0, 0, rt_cur_loc, 0, 0);
+  return 0;
+}
+
+int __tsoify_pthread_mutex_unlock(pthread_mutex_t *m) {
+  rt_sched_point();
+  rt_mm_drain(rt_cur, rt_cur_loc);
+  if (*mutex_word(m) != rt_cur + 1) rt_end(TSOIFY_ST_INTERNAL, rt_cur_loc, "unlock of a mutex this thread does not hold");
+  *mutex_word(m) = 0;
+  rt_event(TSOIFY_EV_UNLOCK, m, 0, 0, rt_cur_loc, 0, 0);
+  return 0;
+}
+
+int __tsoify_pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *a) {
+  (void)a;
+  memset(c, 0, sizeof *c);
+  return 0;
+}
+
+int __tsoify_pthread_cond_destroy(pthread_cond_t *c) {
+  (void)c;
+  return 0;
+}
+
+/* Signal wakes every waiter (POSIX allows spurious wake-ups, so this is a
+ * sound over-approximation for programs that re-check their predicate). */
+static void wake_all(pthread_cond_t *c) {
+  for (int t = 0; t < nthreads; t++)
+    if (threads[t].state == T_RUNNABLE && threads[t].wait == W_COND && threads[t].wait_obj == c) {
+      threads[t].wait = W_MUTEX;
+      threads[t].wait_obj = threads[t].cond_mutex;
+    }
+}
+
+int __tsoify_pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m) {
+  struct rt_thread *me = &threads[rt_cur];
+  rt_sched_point();
+  rt_mm_drain(rt_cur, rt_cur_loc);
+  if (*mutex_word(m) != rt_cur + 1) rt_end(TSOIFY_ST_INTERNAL, rt_cur_loc, "pthread_cond_wait without holding the mutex");
+  *mutex_word(m) = 0;
+  rt_event(TSOIFY_EV_COND_WAIT, c, 0, 0, rt_cur_loc, 0, 0);
+  me->cond_mutex = m;
+  me->wait = W_COND;
+  me->wait_obj = c;
+  rt_sched_point(); /* not enabled until signalled and the mutex is free */
+  me->wait = W_NONE;
+  *mutex_word(m) = rt_cur + 1;
+  rt_event(TSOIFY_EV_LOCK, m, 0, 0, rt_cur_loc, 0, 0);
+  return 0;
+}
+
+int __tsoify_pthread_cond_signal(pthread_cond_t *c) {
+  rt_sched_point();
+  rt_mm_drain(rt_cur, rt_cur_loc);
+  wake_all(c);
+  rt_event(TSOIFY_EV_COND_SIGNAL, c, 0, 0, rt_cur_loc, 0, 0);
+  return 0;
+}
+
+int __tsoify_pthread_cond_broadcast(pthread_cond_t *c) { return __tsoify_pthread_cond_signal(c); }
+
+/* __VERIFIER_atomic_begin/end: no other thread runs (or flushes) in between.
+ * Entering drains the buffer, as a locked instruction would. */
+void __tsoify_atomic_begin(void) {
+  if (atomic_owner == rt_cur) {
+    atomic_depth++;
+    return;
+  }
+  rt_sched_point();
+  rt_mm_drain(rt_cur, rt_cur_loc);
+  atomic_owner = rt_cur;
+  atomic_depth = 1;
+  rt_event(TSOIFY_EV_ATOMIC_BEGIN, 0, 0, 0, rt_cur_loc, 0, 0);
+}
+
+void __tsoify_atomic_end(void) {
+  if (atomic_owner != rt_cur) return;
+  if (--atomic_depth > 0) return;
+  rt_mm_drain(rt_cur, rt_cur_loc); /* no one else runs inside the block */
+  atomic_owner = -1;
+  rt_event(TSOIFY_EV_ATOMIC_END, 0, 0, 0, rt_cur_loc, 0, 0);
+}

@@ -1,0 +1,23 @@
+/* IRIW: independent reads of independent writes: readers cannot see the two
+ * writes in opposite orders (one shared memory). */
+#include <pthread.h>
+#include "tsoify.h"
+int x, y;                               /* shared, initially 0 */
+int r0, r1, r2, r3;                     /* registers, read by main after join */
+static void *t0(void *arg) { x = 1; return 0; }
+static void *t1(void *arg) { y = 1; return 0; }
+static void *t2(void *arg) { r0 = x; r1 = y; return 0; }
+static void *t3(void *arg) { r2 = y; r3 = x; return 0; }
+int main(void) {
+  pthread_t h0, h1, h2, h3;
+  pthread_create(&h0, 0, t0, 0);
+  pthread_create(&h1, 0, t1, 0);
+  pthread_create(&h2, 0, t2, 0);
+  pthread_create(&h3, 0, t3, 0);
+  pthread_join(h0, 0);
+  pthread_join(h1, 0);
+  pthread_join(h2, 0);
+  pthread_join(h3, 0);
+  tsoify_outcome("r0=%d r1=%d r2=%d r3=%d", r0, r1, r2, r3);
+  return 0;
+}

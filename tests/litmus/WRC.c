@@ -1,0 +1,20 @@
+/* WRC: write-to-read causality: all three models are multi-copy atomic, so
+ * r0=1 r1=1 r2=0 is forbidden. */
+#include <pthread.h>
+#include "tsoify.h"
+int x, y;                               /* shared, initially 0 */
+int r0, r1, r2;                         /* registers, read by main after join */
+static void *t0(void *arg) { x = 1; return 0; }
+static void *t1(void *arg) { r0 = x; y = 1; return 0; }
+static void *t2(void *arg) { r1 = y; r2 = x; return 0; }
+int main(void) {
+  pthread_t h0, h1, h2;
+  pthread_create(&h0, 0, t0, 0);
+  pthread_create(&h1, 0, t1, 0);
+  pthread_create(&h2, 0, t2, 0);
+  pthread_join(h0, 0);
+  pthread_join(h1, 0);
+  pthread_join(h2, 0);
+  tsoify_outcome("r0=%d r1=%d r2=%d", r0, r1, r2);
+  return 0;
+}
