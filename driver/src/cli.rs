@@ -29,3 +29,16 @@ impl BuildArgs {
         f
     }
 }
+
+/// Parse the command line; a usage error exits with 3 (2 means UNKNOWN for
+/// `verify`), --help and --version with 0.
+pub fn parse<T: clap::Parser>() -> T {
+    match T::try_parse() {
+        Ok(t) => t,
+        Err(e) => {
+            let code = if e.use_stderr() { crate::exit::USAGE } else { 0 };
+            let _ = e.print();
+            std::process::exit(code)
+        }
+    }
+}

@@ -121,7 +121,7 @@ fn step(n: usize, e: &Event, v: &Violation, info: &ProgramInfo) -> TraceStep {
         10 => (format!("mutex lock {}", info.name_of(e.addr, 0, 0)), None, "fence".into()),
         11 => (format!("mutex unlock {}", info.name_of(e.addr, 0, 0)), None, "fence".into()),
         12 => (format!("nondet -> {}", e.value as i64), Some(e.value as i64), String::new()),
-        13 => (violation_text(v), None, String::new()),
+        13 => (format!("VIOLATION: {}", short_violation(v)), None, String::new()),
         14 => ("atomic block begins".into(), None, "fence".into()),
         15 => ("atomic block ends".into(), None, "fence".into()),
         16 => ("cond wait".into(), None, "fence".into()),
@@ -141,6 +141,15 @@ pub fn violation_text(v: &Violation) -> String {
     }
 }
 
+/// The violation without the file:line prefix the trace row already shows.
+fn short_violation(v: &Violation) -> String {
+    let text = violation_text(v);
+    match v.status {
+        Status::Assert => text.split_once(": assertion").map(|(_, rest)| format!("assertion{rest}")).unwrap_or(text),
+        _ => text,
+    }
+}
+
 fn signal_name(sig: u32) -> &'static str {
     match sig as i32 {
         libc::SIGSEGV => "SIGSEGV, invalid memory access",
@@ -156,7 +165,7 @@ fn signal_name(sig: u32) -> &'static str {
 pub fn format_trace(steps: &[TraceStep]) -> String {
     let mut out = String::new();
     let w_loc = steps.iter().map(|s| s.location.len()).max().unwrap_or(1).max(8);
-    let w_op = steps.iter().map(|s| s.operation.len()).max().unwrap_or(1).clamp(9, 60);
+    let w_op = steps.iter().filter(|s| !s.operation.starts_with("VIOLATION")).map(|s| s.operation.len()).max().unwrap_or(1).clamp(9, 48);
     out.push_str(&format!("  {:>4}  {:<6}  {:<w_loc$}  {:<w_op$}  {}\n", "step", "thread", "location", "operation", "store buffer"));
     for s in steps {
         out.push_str(&format!(

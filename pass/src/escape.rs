@@ -5,7 +5,8 @@
 //! store, an argument of a lifetime/debug intrinsic, or a pointer argument of
 //! llvm.memcpy/memmove/memset. Any other use (stored as a value, passed to a
 //! call, compared, turned into an integer, merged in a phi or select,
-//! returned) counts as an escape. This is conservative: an alloca we cannot
+//! returned) counts as an escape, except the thread handle that
+//! pthread_create fills in (the runtime writes it during a sync call). This is conservative: an alloca we cannot
 //! prove private is instrumented. Constant globals are never written, so
 //! their loads need no model either.
 
@@ -81,6 +82,10 @@ fn escapes(v: Value, depth: u32) -> bool {
             }
             Some(Op::LLVMCall) => {
                 let callee = ir::called_function(user).map(ir::name).unwrap_or_default();
+                // pthread_create writes the handle itself (the runtime, natively)
+                if callee == "pthread_create" && slot == 0 {
+                    continue;
+                }
                 let harmless = callee.starts_with("llvm.lifetime.")
                     || callee.starts_with("llvm.dbg.")
                     || callee.starts_with("llvm.memcpy")

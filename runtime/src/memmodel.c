@@ -44,24 +44,6 @@ int rt_mm_pending(int t) { return (int)buffers[t].n; }
 
 static int overlaps(const struct entry *e, uintptr_t a, uint64_t n) { return e->addr < a + n && a < e->addr + e->size; }
 
-/* Is every byte of [addr, addr+size) covered by the thread's own buffer?
- * Then a load is purely local and needs no scheduling point. */
-int rt_mm_load_is_local(int t, const void *addr, uint32_t size) {
-  struct buffer *b = &buffers[t];
-  if (!b->n) return 0;
-  uintptr_t a = (uintptr_t)addr;
-  for (uint32_t i = 0; i < size; i++) {
-    int hit = 0;
-    for (uint32_t k = b->n; k-- > 0;)
-      if (overlaps(&b->e[k], a + i, 1)) {
-        hit = 1;
-        break;
-      }
-    if (!hit) return 0;
-  }
-  return 1;
-}
-
 void rt_mm_load(int t, const void *addr, uint32_t size, void *out, uint32_t loc) {
   struct buffer *b = &buffers[t];
   uintptr_t a = (uintptr_t)addr;

@@ -56,7 +56,6 @@ int rt_atomic_depth(void);
 
 /* ---- memmodel.c ---- */
 void rt_mm_reset(void);
-int rt_mm_load_is_local(int t, const void *addr, uint32_t size);
 void rt_mm_load(int t, const void *addr, uint32_t size, void *out, uint32_t loc);
 int rt_mm_store_needs_sched(int t, uint32_t order);
 void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t order, uint32_t loc);

@@ -94,7 +94,7 @@ static void schedule(int self_ok) {
       if (!rt_mm_pending(t)) continue;
       int observed = 0;
       for (int k = 0; k < threads_enabled && !observed; k++)
-        observed = opt_thread[k] != t && rt_pending_conflicts(opt_thread[k], t);
+        observed = rt_pending_conflicts(opt_thread[k], t);
       if (!observed) continue;
       uint32_t idx[RT_MAX_THREADS];
       int k = rt_mm_flush_options(t, idx, RT_MAX_THREADS * 2 - n < RT_MAX_THREADS ? RT_MAX_THREADS * 2 - n : RT_MAX_THREADS);
@@ -131,6 +131,10 @@ void rt_pending(int kind, const void *addr, uint64_t size) {
  * not be offered now (it will be, as soon as an operation could see it). */
 int rt_pending_conflicts(int t, int u) {
   struct rt_thread *th = &threads[t];
+  /* A thread's own flush matters to its own load only when that load reads
+   * an address it has buffered (someone may overwrite it in memory first);
+   * its own drains and locked writes flush in order by themselves. */
+  if (t == u) return th->pend == PEND_LOAD && rt_mm_buffer_overlaps(u, th->pend_addr, th->pend_size);
   switch (th->pend) {
   case PEND_LOAD: return rt_mm_buffer_overlaps(u, th->pend_addr, th->pend_size);
   case PEND_WRITE: return rt_mm_buffer_overlaps(u, th->pend_addr, th->pend_size) || rt_mm_buffers_overlap(t, u);

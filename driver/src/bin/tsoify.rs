@@ -39,7 +39,7 @@ struct Cli {
 }
 
 fn main() {
-    let cli = Cli::parse();
+    let cli: Cli = tsoify::cli::parse();
     let opts = BuildOptions {
         model: cli.model,
         bound: cli.buffer_size,

@@ -116,7 +116,7 @@ fn executable(cli: &Cli, keep: &tempfile::TempDir) -> (PathBuf, Vec<String>) {
 }
 
 fn main() {
-    let cli = Cli::parse();
+    let cli: Cli = tsoify::cli::parse();
     let keep = tempfile::Builder::new().prefix("verify-").tempdir().unwrap_or_else(|e| fail(e));
     let (program, warnings) = executable(&cli, &keep);
     let program = if program.is_relative() && program.parent() == Some(Path::new("")) {

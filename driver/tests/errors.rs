@@ -1,0 +1,97 @@
+//! Bad input and misbehaving programs: each gives its documented verdict or
+//! error, a one-line reason, and its exit code (0 safe, 1 violation,
+//! 2 unknown, 3 usage or input error).
+
+mod common;
+use common::*;
+
+#[test]
+fn c_that_does_not_compile_is_an_input_error() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write_c(dir.path(), "broken.c", "int main(void) { return undeclared_variable; }\n");
+    let (code, _out, err) = run_verify(&[p.to_str().unwrap()]);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("compiling") && err.contains("undeclared_variable"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+}
+
+#[test]
+fn inline_asm_is_refused_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write_c(
+        dir.path(),
+        "asm.c",
+        "int x;\nint main(void) {\n  __asm__ volatile(\"movl $1, %0\" : \"=m\"(x));\n  return 0;\n}\n",
+    );
+    let o = tsoify().arg(&p).arg("-o").arg(dir.path().join("a.tso")).output().unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(3), "{err}");
+    assert!(err.contains("inline assembly") && err.contains("asm.c:3") && err.contains("hint"), "{err}");
+}
+
+#[test]
+fn allow_unsupported_goes_on_and_says_so_in_the_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write_c(
+        dir.path(),
+        "asm.c",
+        "int x;\nint main(void) {\n  __asm__ volatile(\"nop\");\n  return 0;\n}\n",
+    );
+    let (code, out, err) = run_verify(&["--allow-unsupported", p.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("SAFE") && out.contains("unsupported constructs allowed") && out.contains("nop"), "{out}");
+}
+
+#[test]
+fn a_segfault_is_a_crash_violation_with_a_trace() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write_c(
+        dir.path(),
+        "segv.c",
+        "#include <pthread.h>\nint *volatile p;\nint flag;\nvoid *t(void *a) { flag = 1; return 0; }\n\
+         int main(void) {\n  pthread_t h;\n  pthread_create(&h, 0, t, 0);\n  if (flag == 0) *p = 1;\n  pthread_join(h, 0);\n  return 0;\n}\n",
+    );
+    let (code, out, _) = run_verify(&[p.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with("VIOLATION crash"), "{out}");
+    assert!(out.contains("SIGSEGV") && out.contains("segv.c:8"), "{out}");
+}
+
+#[test]
+fn a_program_that_never_terminates_is_unknown() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write_c(dir.path(), "spin.c", "int stop;\nint main(void) {\n  while (!stop) {}\n  return 0;\n}\n");
+    let (code, out, _) = run_verify(&["--max-steps", "1000", p.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.starts_with("UNKNOWN") && out.contains("step limit"), "{out}");
+}
+
+#[test]
+fn a_missing_file_is_a_usage_error() {
+    let (code, _, err) = run_verify(&["/nonexistent/prog.c"]);
+    assert_eq!(code, 3);
+    assert!(err.contains("no such file"), "{err}");
+}
+
+#[test]
+fn an_unknown_model_is_a_usage_error() {
+    let (code, _, err) = run_verify(&["--model", "arm", "x.c"]);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("unknown memory model"), "{err}");
+}
+
+#[test]
+fn deadlock_is_a_violation() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write_c(
+        dir.path(),
+        "dl.c",
+        "#include <pthread.h>\npthread_mutex_t a = PTHREAD_MUTEX_INITIALIZER, b = PTHREAD_MUTEX_INITIALIZER;\n\
+         void *t(void *x) { pthread_mutex_lock(&b); pthread_mutex_lock(&a); pthread_mutex_unlock(&a); pthread_mutex_unlock(&b); return 0; }\n\
+         int main(void) { pthread_t h; pthread_create(&h, 0, t, 0);\n pthread_mutex_lock(&a); pthread_mutex_lock(&b);\n\
+         pthread_mutex_unlock(&b); pthread_mutex_unlock(&a); pthread_join(h, 0); return 0; }\n",
+    );
+    let (code, out, _) = run_verify(&[p.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with("VIOLATION deadlock"), "{out}");
+}
