@@ -7,11 +7,14 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 pub const MAGIC: u32 = 0x54534f49;
-pub const VERSION: u32 = 1;
+pub const VERSION: u32 = 2;
 pub const MAX_CHOICES: usize = 1 << 18;
 pub const MAX_EVENTS: usize = 1 << 17;
 pub const OUTCOME_BYTES: usize = 4096;
 pub const MESSAGE_BYTES: usize = 512;
+pub const MAX_OPTIONS: usize = 1 << 20;
+/// Process id of the flush process of thread t's store buffer: FLUSH_PROC + t.
+pub const FLUSH_PROC: u16 = 64;
 const CMD_RUN: u32 = 1;
 const CMD_QUIT: u32 = 2;
 
@@ -23,6 +26,7 @@ pub struct Choice {
     pub kind: u16,
     pub thread: u16,
     pub event: u32,
+    pub options: u32,
 }
 
 #[repr(C)]
@@ -48,6 +52,8 @@ pub struct Shm {
     pub log_events: u32,
     pub prefix_len: u32,
     pub hang_seconds: u32,
+    pub por: u32,
+    pub n_options: u32,
     pub trail_len: u32,
     pub status: u32,
     pub status_loc: u32,
@@ -61,6 +67,7 @@ pub struct Shm {
     pub outcome: [u8; OUTCOME_BYTES],
     pub choices: [Choice; MAX_CHOICES],
     pub events: [Event; MAX_EVENTS],
+    pub option_procs: [u16; MAX_OPTIONS],
 }
 
 /// How an execution ended (enum tsoify_status).
@@ -103,6 +110,8 @@ impl Status {
         }
     }
 }
+
+pub const CH_SCHEDULE: u16 = 0;
 
 pub const FL_NONDET_SAMPLED: u32 = 1;
 pub const FL_EVENTS_TRUNC: u32 = 2;

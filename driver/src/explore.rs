@@ -8,6 +8,7 @@
 //! every enumerated nondet value.
 
 use crate::channel::{self, Event, Server, Status};
+use crate::dpor::{self, Node};
 use anyhow::Result;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -23,6 +24,16 @@ pub struct Config {
     pub hang_seconds: u32,
     /// keep exploring after a violation (to enumerate outcomes)
     pub all: bool,
+    /// partial order reduction
+    pub por: Por,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum Por {
+    /// every interleaving (exhaustive; the reference the reduction is tested against)
+    None,
+    /// dynamic partial order reduction: one interleaving per class of equivalent ones
+    Dpor,
 }
 
 /// The first violating execution, with what is needed to print it.
@@ -50,6 +61,8 @@ pub struct Stats {
     pub max_depth: u32,
     pub seconds: f64,
     pub exhausted: bool,
+    /// executions whose event log overflowed (reduction fell back to exhaustive there)
+    pub events_truncated: u64,
     pub stopped_by: Option<&'static str>,
 }
 
@@ -70,7 +83,9 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
         s.log_events = 1;
         s.hang_seconds = cfg.hang_seconds;
         s.prefix_len = 0;
+        s.por = (cfg.por == Por::Dpor) as u32;
     }
+    let mut path: Vec<Node> = vec![];
     let start = Instant::now();
     let mut stats = Stats::default();
     let mut violation = None;
@@ -121,17 +136,40 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
                 break;
             }
         }
-        // next prefix: flip the deepest choice with an untried alternative
-        let mut k = trail_len;
-        while k > 0 && s.choices[k - 1].chosen + 1 >= s.choices[k - 1].count {
-            k -= 1;
+        // extend the path with the choice points this execution met first
+        let prefix = s.prefix_len as usize;
+        path.truncate(prefix);
+        for c in &s.choices[prefix..trail_len] {
+            let mut node = Node::from_choice(c, &s.option_procs);
+            if cfg.por == Por::None {
+                node.backtrack = (0..node.count).collect();
+            }
+            path.push(node);
         }
-        if k == 0 {
+        if cfg.por == Por::Dpor {
+            if s.flags & channel::FL_EVENTS_TRUNC != 0 {
+                // no complete footprint: explore this execution's nodes in full
+                stats.events_truncated += 1;
+                for node in path.iter_mut() {
+                    node.backtrack = (0..node.count).collect();
+                }
+            } else {
+                dpor::add_backtracks(&mut path, &s.events[..s.n_events as usize]);
+            }
+        }
+        // next prefix: the deepest node with an alternative left
+        let Some(k) = (0..path.len()).rev().find(|&k| path[k].next().is_some()) else {
             stats.exhausted = true;
             break;
+        };
+        let alt = path[k].next().unwrap();
+        path.truncate(k + 1);
+        path[k].chosen = alt;
+        path[k].done.insert(alt);
+        for (slot, node) in s.choices.iter_mut().zip(&path) {
+            slot.chosen = node.chosen;
         }
-        s.choices[k - 1].chosen += 1;
-        s.prefix_len = k as u32;
+        s.prefix_len = path.len() as u32;
         if cfg.max_executions.is_some_and(|m| stats.executions >= m) {
             stats.stopped_by = Some("max-executions");
             break;

@@ -101,7 +101,11 @@ fn step(n: usize, e: &Event, v: &Violation, info: &ProgramInfo) -> TraceStep {
         2 => (
             format!("store {var} = {val}"),
             Some(val),
-            if e.aux == 1 { format!("buffered in T{}", e.thread) } else { "to memory".into() },
+            match e.aux {
+                1 => format!("buffered in T{}", e.thread),
+                2 => format!("buffered in T{} (buffer full: oldest entry flushed first)", e.thread),
+                _ => "to memory".into(),
+            },
         ),
         3 => (format!("flush {var} = {val}"), Some(val), format!("T{}'s buffer -> memory", e.aux2)),
         4 => ("mfence".into(), None, format!("drained {} entr{}", e.aux, if e.aux == 1 { "y" } else { "ies" })),

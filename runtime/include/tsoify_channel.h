@@ -13,11 +13,15 @@
 #include <stdint.h>
 
 #define TSOIFY_CHANNEL_MAGIC   0x54534f49u /* "TSOI" */
-#define TSOIFY_CHANNEL_VERSION 1u
+#define TSOIFY_CHANNEL_VERSION 2u
 #define TSOIFY_MAX_CHOICES     (1u << 18)
 #define TSOIFY_MAX_EVENTS      (1u << 17)
 #define TSOIFY_OUTCOME_BYTES   4096u
 #define TSOIFY_MESSAGE_BYTES   512u
+#define TSOIFY_MAX_OPTIONS     (1u << 20)
+/* process ids in option lists: thread t is t, the flush process of thread
+ * t's store buffer is TSOIFY_FLUSH_PROC + t */
+#define TSOIFY_FLUSH_PROC      64u
 
 enum tsoify_model { TSOIFY_MODEL_SC = 0, TSOIFY_MODEL_TSO = 1, TSOIFY_MODEL_PSO = 2 };
 
@@ -52,11 +56,12 @@ struct tsoify_choice {
   uint16_t kind;   /* enum tsoify_choice_kind */
   uint16_t thread; /* thread that was at the choice point */
   uint32_t event;  /* index of the next event when the choice was made */
+  uint32_t options; /* SCHEDULE: index in option_procs[] of its `count` process ids */
 };
 
 enum tsoify_event_kind {
   TSOIFY_EV_LOAD = 1,        /* aux: TSOIFY_SRC_* bits */
-  TSOIFY_EV_STORE = 2,       /* aux: 1 = buffered, 0 = written to memory */
+  TSOIFY_EV_STORE = 2,       /* aux: 0 = written to memory, 1 = buffered, 2 = buffered after evicting the oldest entry */
   TSOIFY_EV_FLUSH = 3,       /* a buffered store reaches memory; aux2 = owner thread */
   TSOIFY_EV_FENCE = 4,       /* aux: entries drained */
   TSOIFY_EV_RMW = 5,         /* value = old value; aux = op */
@@ -98,6 +103,8 @@ struct tsoify_shm {
   uint32_t log_events; /* 1 = fill events[] */
   uint32_t prefix_len; /* choices[0..prefix_len) are to be replayed */
   uint32_t hang_seconds;
+  uint32_t por;        /* 1 = the explorer reduces: offer every possible flush */
+  uint32_t n_options;  /* result: entries used in option_procs[] */
   /* results: written by the runtime */
   uint32_t trail_len;
   uint32_t status;     /* enum tsoify_status */
@@ -112,6 +119,7 @@ struct tsoify_shm {
   char outcome[TSOIFY_OUTCOME_BYTES];
   struct tsoify_choice choices[TSOIFY_MAX_CHOICES];
   struct tsoify_event events[TSOIFY_MAX_EVENTS];
+  uint16_t option_procs[TSOIFY_MAX_OPTIONS];
 };
 
 /* Fork-server protocol on the control pipes: the explorer writes one

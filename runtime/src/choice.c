@@ -43,6 +43,18 @@ uint32_t rt_choose(uint32_t n, int kind) {
   return v;
 }
 
+uint32_t rt_choose_proc(uint32_t n, const uint16_t *procs) {
+  if (n <= 1) return 0;
+  struct tsoify_shm *s = rt_shm;
+  uint32_t base = s->n_options;
+  if (base + n > TSOIFY_MAX_OPTIONS) rt_end(TSOIFY_ST_INTERNAL, 0, "more than %u scheduling options in one execution", TSOIFY_MAX_OPTIONS);
+  memcpy(&s->option_procs[base], procs, n * sizeof *procs);
+  s->n_options = base + n;
+  uint32_t v = rt_choose(n, TSOIFY_CH_SCHEDULE);
+  s->choices[s->trail_len - 1].options = base;
+  return v;
+}
+
 uint64_t rt_value_of(const void *bytes, uint32_t size) {
   uint64_t v = 0;
   memcpy(&v, bytes, size < 8 ? size : 8);

@@ -158,6 +158,7 @@ void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t orde
     return;
   }
   if (model == TSOIFY_MODEL_PSO && (order == 5 || order == 6)) rt_mm_barrier(t); /* release store */
+  uint32_t evicted = 0;
   for (uint32_t off = 0; off < size; off += RT_ENTRY_BYTES) {
     uint32_t n = size - off < RT_ENTRY_BYTES ? size - off : RT_ENTRY_BYTES;
     uint32_t k = rt_shm->bound;
@@ -166,10 +167,11 @@ void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t orde
       int m = rt_mm_flush_options(t, idx, RT_MAX_THREADS);
       uint32_t c = rt_choose((uint32_t)m, TSOIFY_CH_SCHEDULE);
       rt_mm_flush_entry(t, idx[c]);
+      evicted = 1;
     }
     append(b, a + off, n, src + off, loc);
   }
-  rt_event(TSOIFY_EV_STORE, addr, size, rt_value_of(in, size), loc, 1, 0);
+  rt_event(TSOIFY_EV_STORE, addr, size, rt_value_of(in, size), loc, evicted ? 2 : 1, 0);
 }
 
 /* Memory that dies (free, end of a stack frame) takes the owner's pending

@@ -35,6 +35,8 @@ extern struct tsoify_shm *rt_shm;
 #define rt_cur_loc __tsoify_cur_loc
 extern uint32_t rt_cur_loc;
 uint32_t rt_choose(uint32_t n, int kind);
+/* a scheduling choice among processes (threads, flush processes) */
+uint32_t rt_choose_proc(uint32_t n, const uint16_t *procs);
 void rt_event(int kind, const void *addr, uint32_t size, uint64_t value, uint32_t loc, uint32_t aux,
               uint32_t aux2);
 _Noreturn void rt_end(int status, uint32_t loc, const char *fmt, ...);

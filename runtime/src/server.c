@@ -98,6 +98,7 @@ static int env_int(const char *name, int dflt) {
 
 static void reset_results(struct tsoify_shm *s) {
   s->trail_len = 0;
+  s->n_options = 0;
   s->status = TSOIFY_ST_RUNNING;
   s->status_loc = 0;
   s->status_thread = 0;

@@ -92,7 +92,10 @@ static void schedule(int self_ok) {
     for (int t = 0; t < nthreads && n < RT_MAX_THREADS * 2; t++) {
       if (atomic_owner >= 0 && atomic_owner != t) continue;
       if (!rt_mm_pending(t)) continue;
-      int observed = 0;
+      /* Without reduction by the explorer, offer a flush only when an
+       * operation about to run could observe it; under POR offer every
+       * flush and let the explorer prune the ones that commute. */
+      int observed = s->por;
       for (int k = 0; k < threads_enabled && !observed; k++)
         observed = rt_pending_conflicts(opt_thread[k], t);
       if (!observed) continue;
@@ -105,7 +108,10 @@ static void schedule(int self_ok) {
       for (int t = 0; t < nthreads; t++) live += threads[t].state == T_RUNNABLE;
       rt_end(TSOIFY_ST_DEADLOCK, rt_cur_loc, "deadlock: %d thread%s blocked, none can run", live, live == 1 ? "" : "s");
     }
-    uint32_t c = rt_choose((uint32_t)n, TSOIFY_CH_SCHEDULE);
+    uint16_t procs[RT_MAX_THREADS * 2];
+    for (int k = 0; k < n; k++)
+      procs[k] = (uint16_t)(opt_entry[k] == UINT32_MAX ? (unsigned)opt_thread[k] : TSOIFY_FLUSH_PROC + (unsigned)opt_thread[k]);
+    uint32_t c = rt_choose_proc((uint32_t)n, procs);
     if (opt_entry[c] != UINT32_MAX) {
       int saved = rt_cur;
       rt_cur = opt_thread[c]; /* the flush is logged as the owner's event */

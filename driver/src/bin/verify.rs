@@ -59,6 +59,11 @@ struct Cli {
     /// Write the verdict, statistics and outcomes as JSON to FILE.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    /// Partial order reduction: dpor explores one interleaving per class of
+    /// equivalent ones (SC and TSO; PSO always runs with none), none explores
+    /// every interleaving.
+    #[arg(long, value_enum, default_value = "dpor")]
+    por: explore::Por,
     /// Print only the verdict line.
     #[arg(short, long)]
     quiet: bool,
@@ -134,6 +139,8 @@ fn main() {
         timeout: cli.timeout.map(Duration::from_secs_f64),
         hang_seconds: 10,
         all: cli.outcomes,
+        // flush processes are per thread; PSO needs one per address (not yet)
+        por: if model == 2 { explore::Por::None } else { cli.por },
     };
     let bar = (!cli.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr())).then(|| {
         let b = indicatif::ProgressBar::new_spinner();
@@ -177,11 +184,12 @@ fn main() {
         }
         let s = &x.stats;
         println!(
-            "\nstatistics: {} executions ({} discarded by assume), {:.3} s, {:.1} us/execution, model {}{}",
+            "\nstatistics: {} executions ({} discarded by assume), {:.3} s, {:.1} us/execution, por {}, model {}{}",
             s.executions,
             s.assume_blocked,
             s.seconds,
             s.seconds * 1e6 / s.executions.max(1) as f64,
+            if cfg.por == explore::Por::Dpor { "dpor" } else { "none" },
             build::model_name(model),
             if model == 0 { String::new() } else if cli.buffer_size == 0 { ", unbounded buffers".into() } else { format!(", buffer size {}", cli.buffer_size) }
         );
