@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 pub const MAGIC: u32 = 0x54534f49;
-pub const VERSION: u32 = 2;
+pub const VERSION: u32 = 3;
 pub const MAX_CHOICES: usize = 1 << 18;
 pub const MAX_EVENTS: usize = 1 << 17;
 pub const OUTCOME_BYTES: usize = 4096;
@@ -54,6 +54,7 @@ pub struct Shm {
     pub hang_seconds: u32,
     pub por: u32,
     pub n_options: u32,
+    pub busy: u32,
     pub trail_len: u32,
     pub status: u32,
     pub status_loc: u32,

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #define TSOIFY_CHANNEL_MAGIC   0x54534f49u /* "TSOI" */
-#define TSOIFY_CHANNEL_VERSION 2u
+#define TSOIFY_CHANNEL_VERSION 3u
 #define TSOIFY_MAX_CHOICES     (1u << 18)
 #define TSOIFY_MAX_EVENTS      (1u << 17)
 #define TSOIFY_OUTCOME_BYTES   4096u
@@ -105,6 +105,7 @@ struct tsoify_shm {
   uint32_t hang_seconds;
   uint32_t por;        /* 1 = the explorer reduces: offer every possible flush */
   uint32_t n_options;  /* result: entries used in option_procs[] */
+  uint32_t busy;       /* 1 while an execution runs (the worker died inside one if still set) */
   /* results: written by the runtime */
   uint32_t trail_len;
   uint32_t status;     /* enum tsoify_status */

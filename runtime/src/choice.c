@@ -95,5 +95,5 @@ _Noreturn void rt_end(int status, uint32_t loc, const char *fmt, ...) {
     rt_event(TSOIFY_EV_ERROR, 0, 0, (uint64_t)status, loc, 0, 0);
   extern void rt_standalone_report(void);
   rt_standalone_report();
-  _exit(0);
+  rt_leave_execution();
 }

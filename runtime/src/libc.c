@@ -25,7 +25,9 @@ void rt_heap_init(void) {
   heap_top = heap_base;
 }
 
-void rt_heap_reset(void) { heap_top = heap_base; }
+/* Called after an execution, before the data segment (and with it
+ * heap_top) is restored: calloc relies on arena memory being zero. */
+void rt_heap_scrub(void) { memset(heap_base, 0, (size_t)(heap_top - heap_base)); }
 
 void *__tsoify_malloc(size_t n) {
   size_t total = (sizeof(struct block) + n + HEAP_ALIGN - 1) & ~(size_t)(HEAP_ALIGN - 1);

@@ -18,6 +18,7 @@
  * else memory. */
 #include <stdlib.h>
 #include <string.h>
+#include <sys/mman.h>
 #include "rt.h"
 
 struct entry {
@@ -28,9 +29,11 @@ struct entry {
   uint8_t bytes[RT_ENTRY_BYTES];
 };
 
+#define BUFFER_CAPACITY 4096u /* entries per thread, bounded or not */
+
 struct buffer {
-  struct entry *e; /* e[0] is the oldest */
-  uint32_t n, cap;
+  struct entry *e; /* e[0] is the oldest; storage made once by rt_mm_init */
+  uint32_t n;
   uint32_t epoch;
 };
 
@@ -38,7 +41,12 @@ static struct buffer buffers[RT_MAX_THREADS];
 
 int rt_mm_model(void) { return (int)rt_shm->model; }
 
-void rt_mm_reset(void) { memset(buffers, 0, sizeof buffers); }
+void rt_mm_init(void) {
+  size_t bytes = (size_t)RT_MAX_THREADS * BUFFER_CAPACITY * sizeof(struct entry);
+  struct entry *pool = mmap(0, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (pool == MAP_FAILED) abort();
+  for (int t = 0; t < RT_MAX_THREADS; t++) buffers[t].e = pool + (size_t)t * BUFFER_CAPACITY;
+}
 
 int rt_mm_pending(int t) { return (int)buffers[t].n; }
 
@@ -126,13 +134,8 @@ int rt_mm_store_needs_sched(int t, uint32_t order) {
 }
 
 static void append(struct buffer *b, uintptr_t a, uint32_t size, const uint8_t *in, uint32_t loc) {
-  if (b->n == b->cap) {
-    uint32_t cap = b->cap ? b->cap * 2 : 16;
-    if (cap > (1u << 20)) rt_end(TSOIFY_ST_INTERNAL, loc, "store buffer over %u entries", 1u << 20);
-    b->e = realloc(b->e, cap * sizeof *b->e);
-    if (!b->e) rt_end(TSOIFY_ST_INTERNAL, loc, "out of memory for store buffers");
-    b->cap = cap;
-  }
+  if (b->n == BUFFER_CAPACITY)
+    rt_end(TSOIFY_ST_INTERNAL, loc, "more than %u stores buffered by one thread; use --buffer-size to bound them", BUFFER_CAPACITY);
   struct entry *e = &b->e[b->n++];
   e->addr = a;
   e->size = size;

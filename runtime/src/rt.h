@@ -46,8 +46,11 @@ uint64_t rt_value_of(const void *bytes, uint32_t size);
 extern int rt_cur;          /* running thread id */
 extern int rt_in_runtime;   /* >0 while runtime code runs for the program */
 void rt_threads_init(void); /* before the fork loop: stacks etc. */
-_Noreturn void rt_run_execution(int (*user_main)(int, char **, char **), int argc, char **argv,
-                                char **envp);
+/* Run one execution to its end (rt_end jumps back here). */
+void rt_run_execution(int (*user_main)(int, char **, char **), int argc, char **argv, char **envp);
+/* End the current execution: back to rt_run_execution's caller, or exit the
+ * process in a standalone run. */
+_Noreturn void rt_leave_execution(void);
 void rt_sched_point(void);  /* the current thread is about to do a visible operation */
 /* What the current thread is about to do at its scheduling point, so the
  * scheduler offers only the buffer flushes that operation could observe. */
@@ -57,7 +60,7 @@ int rt_pending_conflicts(int t, int u); /* does t's pending op observe u's buffe
 int rt_atomic_depth(void);
 
 /* ---- memmodel.c ---- */
-void rt_mm_reset(void);
+void rt_mm_init(void); /* before the first execution: buffer storage */
 void rt_mm_load(int t, const void *addr, uint32_t size, void *out, uint32_t loc);
 int rt_mm_store_needs_sched(int t, uint32_t order);
 void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t order, uint32_t loc);
@@ -74,7 +77,7 @@ int rt_mm_buffers_overlap(int t, int u);
 
 /* ---- libc.c ---- */
 void rt_heap_init(void);
-void rt_heap_reset(void);
+void rt_heap_scrub(void); /* zero what the last execution allocated */
 void rt_outcome_reset(void);
 
 #endif

@@ -1,11 +1,15 @@
 /* server.c - the process main of an instrumented program.
  *
- * Under `verify` (TSOIFY_CHANNEL_FD set) the process is a fork server: it
- * sets up once (thread stacks, heap arena, channel), then for every RUN
- * command forks a child that runs one execution from a pristine state and
- * reports through the shared channel. A crash or hang of the program kills
- * only that child. Run by hand, it runs one execution (choice 0 everywhere,
- * or random choices with TSOIFY_SEED=n) and prints what happened. */
+ * Under `verify` (TSOIFY_CHANNEL_FD set) the process sets up once (thread
+ * stacks, heap arena, buffer storage, channel) and forks a persistent
+ * worker that runs execution after execution in one process: after each it
+ * restores the program's data segment from a snapshot and scrubs the heap,
+ * so every execution starts from the same state without a fork. The parent
+ * only stands by: when the worker dies inside an execution (a crash of the
+ * program, or the wall-clock alarm) it reports that execution and forks a
+ * fresh worker. Run by hand, the program performs one execution (choice 0
+ * everywhere, or random choices with TSOIFY_SEED=n) and prints what
+ * happened. */
 #include <signal.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -120,28 +124,52 @@ static int read_full(int fd, void *p, size_t n) {
   return 0;
 }
 
+/* The program's writable data (.data and .bss of the executable, which
+ * holds the runtime too): snapshotted once before the first execution and
+ * restored after each, so every execution starts from the same state. */
+extern char __data_start[], _end[];
+
+static _Noreturn void run_worker(int argc, char **argv, char **envp, int cmd_fd, int reply_fd) {
+  size_t len = (size_t)(_end - __data_start);
+  char *snapshot = mmap(0, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (snapshot == MAP_FAILED) _exit(70);
+  memcpy(snapshot, __data_start, len);
+  for (;;) {
+    uint32_t cmd;
+    if (read_full(cmd_fd, &cmd, sizeof cmd) || cmd == TSOIFY_CMD_QUIT) _exit(0);
+    struct tsoify_shm *s = rt_shm;
+    reset_results(s);
+    s->busy = 1;
+    if (s->hang_seconds) alarm(s->hang_seconds);
+    rt_run_execution(__tsoify_user_main, argc, argv, envp);
+    alarm(0);
+    s->busy = 0;
+    rt_heap_scrub();
+    memcpy(__data_start, snapshot, len);
+    uint32_t reply = s->status;
+    if (write(reply_fd, &reply, sizeof reply) != sizeof reply) _exit(0);
+  }
+}
+
+/* Executions run in a persistent worker process; this parent only replaces
+ * a worker that died inside an execution (crash, or the wall-clock alarm),
+ * and answers for the execution it died in. */
 static int serve(int argc, char **argv, char **envp, int cmd_fd, int reply_fd) {
   int devnull = open("/dev/null", O_WRONLY);
   if (devnull >= 0 && !getenv("TSOIFY_SHOW_OUTPUT")) dup2(devnull, 1), dup2(devnull, 2);
   for (;;) {
-    uint32_t cmd;
-    if (read_full(cmd_fd, &cmd, sizeof cmd)) return 0;
-    if (cmd == TSOIFY_CMD_QUIT) return 0;
-    struct tsoify_shm *s = rt_shm;
-    reset_results(s);
     pid_t pid = fork();
     if (pid < 0) return 70;
-    if (pid == 0) {
-      close(cmd_fd), close(reply_fd);
-      if (s->hang_seconds) alarm(s->hang_seconds);
-      rt_run_execution(__tsoify_user_main, argc, argv, envp);
-    }
+    if (pid == 0) run_worker(argc, argv, envp, cmd_fd, reply_fd);
     int wst = 0;
     while (waitpid(pid, &wst, 0) < 0) {}
-    if (WIFSIGNALED(wst) && s->status == TSOIFY_ST_RUNNING) {
+    struct tsoify_shm *s = rt_shm;
+    if (!s->busy) return 0; /* told to quit, or verify went away */
+    s->busy = 0;
+    if (WIFSIGNALED(wst)) {
       s->signal = (uint32_t)WTERMSIG(wst);
       s->status = s->signal == SIGALRM ? TSOIFY_ST_HANG : TSOIFY_ST_CRASH;
-    } else if (s->status == TSOIFY_ST_RUNNING) {
+    } else {
       s->status = TSOIFY_ST_INTERNAL;
       snprintf(s->message, sizeof s->message, "the program left the runtime's control (exit status %d)", WEXITSTATUS(wst));
     }
@@ -153,6 +181,7 @@ static int serve(int argc, char **argv, char **envp, int cmd_fd, int reply_fd) {
 int main(int argc, char **argv, char **envp) {
   rt_threads_init();
   rt_heap_init();
+  rt_mm_init();
   const char *chan = getenv("TSOIFY_CHANNEL_FD");
   if (chan) {
     int fd = atoi(chan);
@@ -177,4 +206,6 @@ int main(int argc, char **argv, char **envp) {
   rt_random_state = (uint64_t)env_int("TSOIFY_SEED", 0) * 0x9e3779b97f4a7c15ull;
   reset_results(rt_shm);
   rt_run_execution(__tsoify_user_main, argc, argv, envp);
+  rt_standalone_report(); /* not reached: rt_end reports and exits */
+  return 0;
 }

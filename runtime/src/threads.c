@@ -33,7 +33,9 @@ struct rt_thread {
   uint64_t pend_size;
 };
 
-static struct rt_thread threads[RT_MAX_THREADS];
+/* Thread records live outside the program's data segment (which the worker
+ * restores between executions); make_thread() resets what an execution uses. */
+static struct rt_thread *threads;
 static int nthreads;
 static int atomic_owner = -1, atomic_depth; /* __VERIFIER_atomic_begin/end */
 static ucontext_t server_ctx;
@@ -46,8 +48,9 @@ int rt_in_runtime;
 static int *mutex_word(pthread_mutex_t *m) { return (int *)(void *)m; }
 
 void rt_threads_init(void) {
-  /* Stacks are made once, before the fork loop, so each execution's child
-   * inherits them copy-on-write instead of mapping its own. */
+  /* Stacks are made once, before the first execution, and reused. */
+  threads = mmap(0, RT_MAX_THREADS * sizeof *threads, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (threads == MAP_FAILED) abort();
   for (int i = 0; i < RT_MAX_THREADS; i++) {
     threads[i].stack = mmap(0, STACK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
     if (threads[i].stack == MAP_FAILED) abort();
@@ -196,14 +199,22 @@ static void make_thread(int t, void (*entry)(void)) {
   makecontext(&th->ctx, entry, 0);
   th->state = T_RUNNABLE;
   th->wait = W_NONE;
+  th->pend = PEND_NONE;
+  th->retval = 0;
 }
 
-_Noreturn void rt_run_execution(int (*user_main)(int, char **, char **), int argc, char **argv, char **envp) {
+void rt_run_execution(int (*user_main)(int, char **, char **), int argc, char **argv, char **envp) {
   main_fn = user_main, main_argc = argc, main_argv = argv, main_envp = envp;
   nthreads = 1;
   rt_cur = 0;
+  atomic_owner = -1;
+  atomic_depth = 0;
   make_thread(0, main_entry);
   swapcontext(&server_ctx, &threads[0].ctx);
+}
+
+_Noreturn void rt_leave_execution(void) {
+  setcontext(&server_ctx);
   abort();
 }
 

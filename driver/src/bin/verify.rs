@@ -18,8 +18,8 @@ use tsoify::{exit, report};
     about = "Check every execution of a C/pthreads program under SC, x86-TSO or PSO",
     long_about = "Runs PROGRAM (built by `tsoify`, or a .c/.i/.ll/.bc file that is built first) natively, \
 once per execution, and explores every thread schedule and every way the store buffers can reach memory \
-(depth-first; each execution runs in its own forked process, so a crash or hang of the program cannot harm \
-the search). Reports SAFE when no execution fails, VIOLATION with a step-by-step trace when one does \
+(depth-first, with dynamic partial order reduction; executions run in a separate worker process restored \
+from a snapshot between runs, so a crash or hang of the program cannot harm the search). Reports SAFE when no execution fails, VIOLATION with a step-by-step trace when one does \
 (assertion, reach_error, abort, crash, deadlock), and UNKNOWN when the search was cut short.\n\n\
 Memory models: sc - every store visible at once; tso - x86: a FIFO store buffer per thread, loads see \
 their own buffered stores first, mfence and locked instructions (atomic RMW, cmpxchg, seq_cst store) \
@@ -121,6 +121,8 @@ fn executable(cli: &Cli, keep: &tempfile::TempDir) -> (PathBuf, Vec<String>) {
 }
 
 fn main() {
+    // behave like a Unix tool when the reader of our output goes away (| head)
+    unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
     let cli: Cli = tsoify::cli::parse();
     let keep = tempfile::Builder::new().prefix("verify-").tempdir().unwrap_or_else(|e| fail(e));
     let (program, warnings) = executable(&cli, &keep);
