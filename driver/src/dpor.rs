@@ -24,8 +24,6 @@
 use crate::channel::{Choice, Event, FLUSH_PROC};
 use std::collections::BTreeSet;
 
-const PROCS: usize = 2 * FLUSH_PROC as usize;
-
 #[derive(Clone, Debug)]
 pub struct Node {
     pub count: u32,
@@ -156,9 +154,25 @@ fn drains(e: &Event) -> bool {
     matches!(e.kind, 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 14 | 15 | 16 | 17) || (e.kind == 2 && e.aux != 1)
 }
 
-type Clock = Vec<u32>;
+/// Vector clocks of all events in one flat table, over the processes that
+/// occur in the execution (thread t at index t, its flush process at
+/// `threads + t`).
+struct Clocks {
+    width: usize,
+    threads: usize,
+    cells: Vec<u32>,
+}
 
-fn join(a: &mut Clock, b: &Clock) {
+impl Clocks {
+    fn index(&self, proc: u16) -> usize {
+        if proc >= FLUSH_PROC { self.threads + (proc - FLUSH_PROC) as usize } else { proc as usize }
+    }
+    fn row(&self, r: usize) -> &[u32] {
+        &self.cells[r * self.width..(r + 1) * self.width]
+    }
+}
+
+fn join(a: &mut [u32], b: &[u32]) {
     for (x, y) in a.iter_mut().zip(b) {
         *x = (*x).max(*y);
     }
@@ -167,8 +181,18 @@ fn join(a: &mut Clock, b: &Clock) {
 /// Add backtrack points to `path` for every race in the execution `events`.
 pub fn add_backtracks(path: &mut [Node], events: &[Event]) {
     let fps: Vec<Footprint> = events.iter().map(footprint).collect();
-    let mut proc_clock: Vec<Clock> = vec![vec![0; PROCS]; PROCS];
-    let mut ev_clock: Vec<Clock> = Vec::with_capacity(events.len());
+    let threads = 1 + events
+        .iter()
+        .map(|e| match e.kind {
+            3 => e.aux2 as usize,
+            7 | 8 => e.aux as usize,
+            _ => e.thread as usize,
+        })
+        .max()
+        .unwrap_or(0);
+    let width = 2 * threads;
+    let mut ev = Clocks { width, threads, cells: vec![0; events.len() * width] };
+    let mut proc_clock = vec![vec![0u32; width]; width];
     // the scheduling node deciding what runs before event j
     let sched_nodes: Vec<usize> = (0..path.len()).filter(|&k| path[k].schedule).collect();
     let node_before = |j: usize| -> Option<usize> {
@@ -176,19 +200,20 @@ pub fn add_backtracks(path: &mut [Node], events: &[Event]) {
         pos.checked_sub(1).map(|i| sched_nodes[i])
     };
     let mut races: Vec<(usize, usize, usize)> = vec![]; // (node, j, i)
-    // clocks of each thread's buffered stores not yet flushed (FIFO)
-    let mut pending_stores: Vec<std::collections::VecDeque<Clock>> = vec![Default::default(); FLUSH_PROC as usize];
+    // each thread's buffered stores not yet flushed (FIFO), as event indices
+    let mut pending_stores: Vec<std::collections::VecDeque<usize>> = vec![Default::default(); threads];
+    let mut c = vec![0u32; width];
+    let mut merged = vec![false; width];
     for (i, e) in events.iter().enumerate() {
         let f = fps[i];
-        let p = f.proc as usize;
-        let mut c = proc_clock[p].clone();
+        let p = ev.index(f.proc);
+        c.copy_from_slice(&proc_clock[p]);
         if e.kind == 3 {
             if let Some(store) = pending_stores[e.aux2 as usize].pop_front() {
-                join(&mut c, &store);
+                join(&mut c, ev.row(store));
             }
         } else if drains(e) {
-            let flushed = proc_clock[p + FLUSH_PROC as usize].clone();
-            join(&mut c, &flushed);
+            join(&mut c, &proc_clock[threads + p]);
         }
         // the last earlier dependent event that does not happen before i
         for j in (0..i).rev() {
@@ -196,7 +221,8 @@ pub fn add_backtracks(path: &mut [Node], events: &[Event]) {
             if g.proc == f.proc || !racing(g, &f) {
                 continue;
             }
-            if ev_clock[j][g.proc as usize] <= c[g.proc as usize] {
+            let q = ev.index(g.proc);
+            if ev.row(j)[q] <= c[q] {
                 continue;
             }
             if let Some(k) = node_before(j) {
@@ -204,36 +230,46 @@ pub fn add_backtracks(path: &mut [Node], events: &[Event]) {
             }
             break;
         }
-        for j in 0..i {
-            if fps[j].proc != f.proc && dependent(&fps[j], &f) {
-                let cj = ev_clock[j].clone();
-                join(&mut c, &cj);
+        // happens-before from conflicts: the latest dependent event of each
+        // other process dominates that process's earlier ones
+        merged.iter_mut().for_each(|m| *m = false);
+        merged[p] = true;
+        for j in (0..i).rev() {
+            let q = ev.index(fps[j].proc);
+            if !merged[q] && dependent(&fps[j], &f) {
+                merged[q] = true;
+                let (row, cells) = (j * width, &ev.cells);
+                let src = cells[row..row + width].to_vec();
+                join(&mut c, &src);
             }
         }
         c[p] += 1;
         match e.kind {
             7 => {
-                // spawn: the child starts after this event
+                // spawn: the child and its buffer start after this event
                 let child = e.aux as usize;
-                proc_clock[child] = c.clone();
-                proc_clock[child + FLUSH_PROC as usize] = c.clone();
+                proc_clock[child].copy_from_slice(&c);
+                proc_clock[threads + child].copy_from_slice(&c);
             }
             8 => {
                 // join: after everything the joined thread and its buffer did
                 let u = e.aux as usize;
-                let (a, b) = (proc_clock[u].clone(), proc_clock[u + FLUSH_PROC as usize].clone());
+                let (a, b) = (proc_clock[u].clone(), proc_clock[threads + u].clone());
                 join(&mut c, &a);
                 join(&mut c, &b);
             }
             _ => {}
         }
         if e.kind == 2 && e.aux != 0 {
-            pending_stores[p].push_back(c.clone());
+            pending_stores[p].push_back(i);
         }
-        proc_clock[p] = c.clone();
-        ev_clock.push(c);
+        proc_clock[p].copy_from_slice(&c);
+        ev.cells[i * width..(i + 1) * width].copy_from_slice(&c);
     }
-    let hb = |a: usize, b: usize| ev_clock[b][fps[a].proc as usize] >= ev_clock[a][fps[a].proc as usize];
+    let hb = |a: usize, b: usize| {
+        let q = ev.index(fps[a].proc);
+        ev.row(b)[q] >= ev.row(a)[q]
+    };
     for (k, j, i) in races {
         // Source sets: the events after node k that need not follow j, then
         // i; a process whose first such event has no predecessor among them
