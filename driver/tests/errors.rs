@@ -82,15 +82,7 @@ fn an_unknown_model_is_a_usage_error() {
 
 #[test]
 fn deadlock_is_a_violation() {
-    let dir = tempfile::tempdir().unwrap();
-    let p = write_c(
-        dir.path(),
-        "dl.c",
-        "#include <pthread.h>\npthread_mutex_t a = PTHREAD_MUTEX_INITIALIZER, b = PTHREAD_MUTEX_INITIALIZER;\n\
-         void *t(void *x) { pthread_mutex_lock(&b); pthread_mutex_lock(&a); pthread_mutex_unlock(&a); pthread_mutex_unlock(&b); return 0; }\n\
-         int main(void) { pthread_t h; pthread_create(&h, 0, t, 0);\n pthread_mutex_lock(&a); pthread_mutex_lock(&b);\n\
-         pthread_mutex_unlock(&b); pthread_mutex_unlock(&a); pthread_join(h, 0); return 0; }\n",
-    );
+    let p = repo().join("tests/programs/deadlock.c");
     let (code, out, _) = run_verify(&[p.to_str().unwrap()]);
     assert_eq!(code, 1, "{out}");
     assert!(out.starts_with("VIOLATION deadlock"), "{out}");

@@ -28,14 +28,7 @@ fn bounded_buffers_reduced_equals_exhaustive() {
 #[test]
 fn verdicts_of_bundled_programs_agree() {
     let dir = tempfile::tempdir().unwrap();
-    let deadlock = write_c(
-        dir.path(),
-        "deadlock.c",
-        "#include <pthread.h>\npthread_mutex_t a = PTHREAD_MUTEX_INITIALIZER, b = PTHREAD_MUTEX_INITIALIZER;\n\
-         void *t(void *x) { pthread_mutex_lock(&b); pthread_mutex_lock(&a); pthread_mutex_unlock(&a); pthread_mutex_unlock(&b); return 0; }\n\
-         int main(void) { pthread_t h; pthread_create(&h, 0, t, 0);\n pthread_mutex_lock(&a); pthread_mutex_lock(&b);\n\
-         pthread_mutex_unlock(&b); pthread_mutex_unlock(&a); pthread_join(h, 0); return 0; }\n",
-    );
+    let deadlock = repo().join("tests/programs/deadlock.c");
     let locked_counter = write_c(
         dir.path(),
         "counter.c",
