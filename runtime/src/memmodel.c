@@ -101,14 +101,18 @@ static int pso_flushable(const struct buffer *b, uint32_t i) {
 
 int rt_mm_flush_options(int t, uint32_t *idx, int max) {
   struct buffer *b = &buffers[t];
-  if (!b->n || max <= 0) return 0;
+  if (!b->n) return 0;
+  if (max <= 0) rt_end(TSOIFY_ST_INTERNAL, 0, "more than %d alternatives at one scheduling point", RT_MAX_OPTIONS);
   if (rt_shm->model == TSOIFY_MODEL_TSO) {
     idx[0] = 0;
     return 1;
   }
   int n = 0;
-  for (uint32_t i = 0; i < b->n && n < max; i++)
-    if (pso_flushable(b, i)) idx[n++] = i;
+  for (uint32_t i = 0; i < b->n; i++)
+    if (pso_flushable(b, i)) {
+      if (n == max) rt_end(TSOIFY_ST_INTERNAL, 0, "more than %d alternatives at one scheduling point", RT_MAX_OPTIONS);
+      idx[n++] = i;
+    }
   return n;
 }
 
@@ -166,8 +170,8 @@ void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t orde
     uint32_t n = size - off < RT_ENTRY_BYTES ? size - off : RT_ENTRY_BYTES;
     uint32_t k = rt_shm->bound;
     if (k && b->n >= k) { /* full: the oldest entry (TSO) or a chosen one (PSO) leaves first */
-      uint32_t idx[RT_MAX_THREADS];
-      int m = rt_mm_flush_options(t, idx, RT_MAX_THREADS);
+      uint32_t idx[RT_MAX_OPTIONS];
+      int m = rt_mm_flush_options(t, idx, RT_MAX_OPTIONS);
       uint32_t c = rt_choose((uint32_t)m, TSOIFY_CH_SCHEDULE);
       rt_mm_flush_entry(t, idx[c]);
       evicted = 1;

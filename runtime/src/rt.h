@@ -16,6 +16,8 @@
 
 #define RT_MAX_THREADS 64
 #define RT_ENTRY_BYTES 16 /* a buffer entry holds at most this many bytes */
+/* alternatives at one scheduling point: threads plus flushable entries */
+#define RT_MAX_OPTIONS 1024
 
 /* ---- the program's tables, emitted by the pass (weak: may be absent) ---- */
 struct tsoify_loc {
@@ -68,7 +70,9 @@ void rt_mm_drain(int t, uint32_t loc);      /* flush the whole buffer of t */
 int rt_mm_pending(int t);                   /* entries buffered by t */
 void rt_mm_barrier(int t);                  /* PSO store-store barrier */
 void rt_mm_drop(int t, const void *addr, uint64_t size); /* free / frame end */
-/* flush steps offered to the scheduler (reference model) */
+/* flush steps offered to the scheduler (reference model): writes the
+ * indices of t's flushable entries; ends the execution (UNKNOWN) if they
+ * do not fit in `max`, rather than drop any */
 int rt_mm_flush_options(int t, uint32_t *entry_idx, int max);
 void rt_mm_flush_entry(int t, uint32_t idx);
 int rt_mm_model(void);

@@ -84,15 +84,15 @@ static void schedule(int self_ok) {
   for (;;) {
     if (++s->steps > s->max_steps)
       rt_end(TSOIFY_ST_STEP_LIMIT, rt_cur_loc, "more than %u scheduling steps in one execution (a loop that does not end?)", s->max_steps);
-    int opt_thread[RT_MAX_THREADS * 2];
-    uint32_t opt_entry[RT_MAX_THREADS * 2];
+    int opt_thread[RT_MAX_OPTIONS];
+    uint32_t opt_entry[RT_MAX_OPTIONS];
     int n = 0;
     for (int t = 0; t < nthreads; t++)
       if ((t != rt_cur || self_ok) && enabled(t)) opt_thread[n] = t, opt_entry[n] = UINT32_MAX, n++;
     int threads_enabled = n;
     /* Reference relaxed model: any flushable buffer entry may reach memory
      * now. Inside an atomic block only the block's own thread may flush. */
-    for (int t = 0; t < nthreads && n < RT_MAX_THREADS * 2; t++) {
+    for (int t = 0; t < nthreads; t++) {
       if (atomic_owner >= 0 && atomic_owner != t) continue;
       if (!rt_mm_pending(t)) continue;
       /* Without reduction by the explorer, offer a flush only when an
@@ -102,8 +102,8 @@ static void schedule(int self_ok) {
       for (int k = 0; k < threads_enabled && !observed; k++)
         observed = rt_pending_conflicts(opt_thread[k], t);
       if (!observed) continue;
-      uint32_t idx[RT_MAX_THREADS];
-      int k = rt_mm_flush_options(t, idx, RT_MAX_THREADS * 2 - n < RT_MAX_THREADS ? RT_MAX_THREADS * 2 - n : RT_MAX_THREADS);
+      uint32_t idx[RT_MAX_OPTIONS];
+      int k = rt_mm_flush_options(t, idx, RT_MAX_OPTIONS - n);
       for (int i = 0; i < k; i++) opt_thread[n] = t, opt_entry[n] = idx[i], n++;
     }
     if (threads_enabled == 0 && n == 0) {
@@ -111,7 +111,7 @@ static void schedule(int self_ok) {
       for (int t = 0; t < nthreads; t++) live += threads[t].state == T_RUNNABLE;
       rt_end(TSOIFY_ST_DEADLOCK, rt_cur_loc, "deadlock: %d thread%s blocked, none can run", live, live == 1 ? "" : "s");
     }
-    uint16_t procs[RT_MAX_THREADS * 2];
+    uint16_t procs[RT_MAX_OPTIONS];
     for (int k = 0; k < n; k++)
       procs[k] = (uint16_t)(opt_entry[k] == UINT32_MAX ? (unsigned)opt_thread[k] : TSOIFY_FLUSH_PROC + (unsigned)opt_thread[k]);
     uint32_t c = rt_choose_proc((uint32_t)n, procs);
