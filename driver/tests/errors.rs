@@ -67,6 +67,17 @@ fn a_program_that_never_terminates_is_unknown() {
 }
 
 #[test]
+fn a_loop_without_memory_operations_is_cut_by_the_clock() {
+    let dir = tempfile::tempdir().unwrap();
+    // the loop touches only a register: no scheduling point, so only the
+    // per-execution wall-clock limit can stop it
+    let p = write_c(dir.path(), "busy.c", "int main(int argc, char **argv) {\n  volatile int spin = 1;\n  while (spin) {}\n  return 0;\n}\n");
+    let (code, out, _) = run_verify(&["--exec-timeout", "1", p.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.starts_with("UNKNOWN") && out.contains("hung"), "{out}");
+}
+
+#[test]
 fn a_missing_file_is_a_usage_error() {
     let (code, _, err) = run_verify(&["/nonexistent/prog.c"]);
     assert_eq!(code, 3);

@@ -49,6 +49,10 @@ struct Cli {
     /// program may not terminate).
     #[arg(long, default_value_t = 100_000)]
     max_steps: u32,
+    /// Wall-clock seconds one execution may run before it is cut (UNKNOWN):
+    /// catches loops that touch no shared memory, which --max-steps cannot see.
+    #[arg(long, default_value_t = 10)]
+    exec_timeout: u32,
     /// Explore everything and print the set of outcomes the program reported
     /// with tsoify_outcome() (include "tsoify.h"); violations are counted, not stopped at.
     #[arg(long)]
@@ -139,7 +143,7 @@ fn main() {
         max_steps: cli.max_steps,
         max_executions: cli.max_executions,
         timeout: cli.timeout.map(Duration::from_secs_f64),
-        hang_seconds: 10,
+        hang_seconds: cli.exec_timeout,
         all: cli.outcomes,
         // flush processes are per thread; PSO needs one per address (not yet)
         por: if model == 2 { explore::Por::None } else { cli.por },
