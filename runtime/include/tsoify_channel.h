@@ -48,6 +48,7 @@ enum tsoify_status {
 enum tsoify_choice_kind {
   TSOIFY_CH_SCHEDULE = 0, /* which thread runs next, or which buffer flushes */
   TSOIFY_CH_NONDET = 1,   /* a __VERIFIER_nondet_* value */
+  TSOIFY_CH_EVICT = 2,    /* PSO, full buffer: which entry leaves first */
 };
 
 struct tsoify_choice {

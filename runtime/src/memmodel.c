@@ -172,7 +172,7 @@ void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t orde
     if (k && b->n >= k) { /* full: the oldest entry (TSO) or a chosen one (PSO) leaves first */
       uint32_t idx[RT_MAX_OPTIONS];
       int m = rt_mm_flush_options(t, idx, RT_MAX_OPTIONS);
-      uint32_t c = rt_choose((uint32_t)m, TSOIFY_CH_SCHEDULE);
+      uint32_t c = rt_choose((uint32_t)m, TSOIFY_CH_EVICT);
       rt_mm_flush_entry(t, idx[c]);
       evicted = 1;
     }
