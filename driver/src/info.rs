@@ -54,7 +54,7 @@ impl ProgramInfo {
                 if off == 0 && (size as u64 == g.size || size == 0) {
                     return g.name.clone();
                 }
-                if size > 0 && g.size % size as u64 == 0 && off % size as u64 == 0 {
+                if size > 0 && g.size.is_multiple_of(size as u64) && off.is_multiple_of(size as u64) {
                     return format!("{}[{}]", g.name, off / size as u64);
                 }
                 return format!("{}+{}", g.name, off);

@@ -3,6 +3,7 @@
 
 pub mod build;
 pub mod cli;
+pub mod compare;
 pub mod dpor;
 pub mod channel;
 pub mod explore;

@@ -160,10 +160,7 @@ fn declare(m: LLVMModuleRef, name: &str, ret: LLVMTypeRef, params: &[LLVMTypeRef
 
 fn declare_runtime(m: LLVMModuleRef, t: &Types) -> Runtime {
     let (p, i32, i64, v) = (t.ptr, t.i32, t.i64, t.void);
-    let cur_loc = unsafe {
-        let g = LLVMAddGlobal(m, i32, c"__tsoify_cur_loc".as_ptr());
-        g
-    };
+    let cur_loc = unsafe { LLVMAddGlobal(m, i32, c"__tsoify_cur_loc".as_ptr()) };
     Runtime {
         load: declare(m, "__tsoify_load", v, &[p, p, i64, i32, i32]),
         store: declare(m, "__tsoify_store", v, &[p, p, i64, i32, i32]),
@@ -227,11 +224,7 @@ impl<'a> Pass<'a> {
                 Some(Op::LLVMAtomicCmpXchg) => self.cmpxchg(i, &slots),
                 Some(Op::LLVMFence) => self.fence(i),
                 Some(Op::LLVMCall) => self.call_site(i, &mut esc),
-                Some(Op::LLVMAlloca) => {
-                    if !esc.is_private(i) {
-                        escaping_allocas.push(i);
-                    }
-                }
+                Some(Op::LLVMAlloca) if !esc.is_private(i) => escaping_allocas.push(i),
                 Some(Op::LLVMRet) => returns.push(i),
                 _ => {}
             }

@@ -3,7 +3,7 @@
 
 use clap::Parser;
 use std::path::PathBuf;
-use tsoify::build::{self, BuildOptions, InputError};
+use tsoify::build::{self, BuildOptions};
 use tsoify::cli::BuildArgs;
 use tsoify::exit;
 
@@ -67,7 +67,8 @@ fn main() {
         Ok(out) => eprintln!("tsoify: wrote {}", out.display()),
         Err(e) => {
             eprintln!("tsoify: {e}");
-            std::process::exit(if e.downcast_ref::<InputError>().is_some() { exit::USAGE } else { exit::USAGE });
+            // input that cannot be built and failures around it are both exit 3
+            std::process::exit(exit::USAGE);
         }
     }
 }

@@ -24,7 +24,7 @@ from a snapshot between runs, so a crash or hang of the program cannot harm the 
 Memory models: sc - every store visible at once; tso - x86: a FIFO store buffer per thread, loads see \
 their own buffered stores first, mfence and locked instructions (atomic RMW, cmpxchg, seq_cst store) \
 drain it; pso - one FIFO per thread and address, so stores to different addresses may reorder.",
-    after_help = "EXAMPLES:\n  verify dekker.c                       # build and check under x86-TSO\n  verify --model sc dekker.c            # the same under sequential consistency\n  verify --buffer-size 2 prog.tso       # at most 2 buffered stores per thread\n  verify --outcomes litmus/SB.c         # list every reachable outcome (tsoify_outcome)\n  verify --trace-json t.json prog.tso   # the counterexample, machine-readable\n\nEXIT CODES: 0 SAFE, 1 VIOLATION found, 2 UNKNOWN (a limit was hit), 3 usage or input error."
+    after_help = "EXAMPLES:\n  verify dekker.c                       # build and check under x86-TSO\n  verify --model sc dekker.c            # the same under sequential consistency\n  verify --buffer-size 2 prog.tso       # at most 2 buffered stores per thread\n  verify --outcomes litmus/SB.c         # list every reachable outcome (tsoify_outcome)\n  verify --trace-json t.json prog.tso   # the counterexample, machine-readable\n  verify --compare dekker.c             # sc, tso and pso at bounds 1,2,4,8,32,unbounded: one table\n  verify --compare --models tso --bounds 1,2,3,unbounded --csv t.csv --plot t.svg prog.c\n\nEXIT CODES: 0 SAFE, 1 VIOLATION found, 2 UNKNOWN (a limit was hit), 3 usage or input error.\nWith --compare: 1 if any configuration found a violation, else 2 if any was UNKNOWN, else 0 (3 as above)."
 )]
 struct Cli {
     /// The program: an executable built by tsoify, or .c/.i/.ll/.bc source.
@@ -33,16 +33,18 @@ struct Cli {
     #[arg(last = true)]
     args: Vec<String>,
     /// Memory model: sc, tso or pso (default: the one the program was built with, normally tso).
-    #[arg(long, value_parser = build::parse_model)]
+    #[arg(long, value_parser = build::parse_model, conflicts_with = "compare")]
     model: Option<u32>,
     /// Store-buffer bound K: entries a thread may hold before the oldest must
     /// reach memory. 0 means unbounded.
-    #[arg(long, default_value_t = 32)]
+    #[arg(long, default_value_t = 32, conflicts_with = "compare")]
     buffer_size: u32,
-    /// Stop after this many executions (the verdict is then UNKNOWN unless a violation was found).
+    /// Stop after this many executions (the verdict is then UNKNOWN unless a
+    /// violation was found). With --compare: per configuration.
     #[arg(long)]
     max_executions: Option<u64>,
     /// Stop after this many seconds (UNKNOWN unless a violation was found).
+    /// With --compare: per configuration.
     #[arg(long)]
     timeout: Option<f64>,
     /// Scheduling steps one execution may take before it is cut (UNKNOWN: the
@@ -55,20 +57,55 @@ struct Cli {
     exec_timeout: u32,
     /// Explore everything and print the set of outcomes the program reported
     /// with tsoify_outcome() (include "tsoify.h"); violations are counted, not stopped at.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "compare")]
     outcomes: bool,
     /// Write the counterexample trace as JSON to FILE.
-    #[arg(long, value_name = "FILE")]
+    #[arg(long, value_name = "FILE", conflicts_with = "compare")]
     trace_json: Option<PathBuf>,
-    /// Write the verdict, statistics and outcomes as JSON to FILE.
+    /// Write the verdict, statistics and outcomes as JSON to FILE. With
+    /// --compare: {"rows": [one object per configuration: model, bound (null
+    /// for sc, 0 = unbounded), bound_label, verdict, reason, executions,
+    /// seconds, por], "summary": {"smallest_violating_bound": {"tso": "3",
+    /// "sc": null, ...}, "exit_code": ...}}; a smallest violating bound is
+    /// written as the table shows it ("unbounded", "-" for sc), null when
+    /// that model showed no violation.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    /// Run the program under several memory models and store-buffer bounds
+    /// (--models, --bounds) and print one table: model, bound, verdict,
+    /// executions, seconds, and per model the smallest bound at which a
+    /// violation appears. The program is built once; each configuration is a
+    /// separate search with the same --por and limits.
+    #[arg(long)]
+    compare: bool,
+    /// With --compare: the memory models to run, comma-separated, e.g.
+    /// --models sc,tso. Default: sc,tso,pso. SC has no store buffers, so it
+    /// runs once and its bound shows as `-`.
+    #[arg(long, value_name = "MODELS", value_delimiter = ',', value_parser = build::parse_model, requires = "compare")]
+    models: Vec<u32>,
+    /// With --compare: the store-buffer bounds to run each of tso and pso at,
+    /// comma-separated; `unbounded` (or 0) is no bound. Default:
+    /// 1,2,4,8,32,unbounded. Listed ascending with unbounded last, so the
+    /// first violating row of a model is its smallest violating bound.
+    #[arg(long, value_name = "BOUNDS", value_delimiter = ',', value_parser = tsoify::compare::parse_bound, requires = "compare")]
+    bounds: Vec<u32>,
+    /// With --compare: also write the table as CSV to FILE: a header line,
+    /// then one line per configuration, columns
+    /// model,bound,verdict,reason,executions,assume_blocked,seconds,por.
+    #[arg(long, value_name = "FILE", requires = "compare")]
+    csv: Option<PathBuf>,
+    /// With --compare: draw executions (log scale) and seconds against the
+    /// bound, one line per model, as an SVG file (two panels). SC is a dashed
+    /// level line; filled markers are violations, hollow ones SAFE, crosses UNKNOWN.
+    #[arg(long, value_name = "FILE.svg", requires = "compare")]
+    plot: Option<PathBuf>,
     /// Partial order reduction: dpor explores one interleaving per class of
     /// equivalent ones (SC and TSO; PSO always runs with none), none explores
     /// every interleaving.
     #[arg(long, value_enum, default_value = "dpor")]
     por: explore::Por,
-    /// Print only the verdict line.
+    /// Print only the verdict line (with --compare: only the smallest
+    /// violating bound line), and no progress bar.
     #[arg(short, long)]
     quiet: bool,
     #[command(flatten)]
@@ -95,9 +132,20 @@ struct OutcomeRow<'a> {
     violations: u64,
 }
 
+/// verify's scratch directory (the built program, its tables), removed by
+/// every way out: `process::exit` does not run destructors.
+static WORKDIR: std::sync::OnceLock<PathBuf> = std::sync::OnceLock::new();
+
+fn finish(code: i32) -> ! {
+    if let Some(dir) = WORKDIR.get() {
+        let _ = std::fs::remove_dir_all(dir);
+    }
+    std::process::exit(code)
+}
+
 fn fail(msg: impl std::fmt::Display) -> ! {
     eprintln!("verify: {msg}");
-    std::process::exit(exit::USAGE)
+    finish(exit::USAGE)
 }
 
 /// Build the program if it is source; returns the executable and what the
@@ -124,11 +172,50 @@ fn executable(cli: &Cli, keep: &tempfile::TempDir) -> (PathBuf, Vec<String>) {
     }
 }
 
+/// `verify --compare`: every configuration of one built program, one table.
+fn compare(cli: &Cli, program: &Path, info_path: &Path, warnings: Vec<String>) -> i32 {
+    use tsoify::compare;
+    let models = if cli.models.is_empty() { compare::DEFAULT_MODELS.to_vec() } else { cli.models.clone() };
+    let bounds = if cli.bounds.is_empty() { compare::DEFAULT_BOUNDS.to_vec() } else { cli.bounds.clone() };
+    let settings = compare::Settings {
+        por: cli.por,
+        max_steps: cli.max_steps,
+        max_executions: cli.max_executions,
+        timeout: cli.timeout.map(Duration::from_secs_f64),
+        hang_seconds: 10,
+        progress: !cli.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()),
+    };
+    let mut c = compare::run(program, &cli.args, info_path, &models, &bounds, &settings).unwrap_or_else(|e| fail(format!("{e:#}")));
+    c.warnings = warnings;
+    if cli.quiet {
+        println!("{}", c.summary_line());
+    } else {
+        print!("{}", c.table());
+        if !c.warnings.is_empty() {
+            println!("(unsupported constructs allowed: {})", c.warnings.join("; "));
+        }
+    }
+    let write = |path: &PathBuf, text: String| {
+        std::fs::write(path, text).unwrap_or_else(|e| fail(format!("{}: {e}", path.display())));
+    };
+    if let Some(path) = &cli.csv {
+        write(path, c.csv());
+    }
+    if let Some(path) = &cli.json {
+        write(path, serde_json::to_string_pretty(&c.json()).expect("comparison serialises"));
+    }
+    if let Some(path) = &cli.plot {
+        c.plot(path).unwrap_or_else(|e| fail(format!("{e:#}")));
+    }
+    c.exit_code()
+}
+
 fn main() {
     // behave like a Unix tool when the reader of our output goes away (| head)
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
     let cli: Cli = tsoify::cli::parse();
     let keep = tempfile::Builder::new().prefix("verify-").tempdir().unwrap_or_else(|e| fail(e));
+    let _ = WORKDIR.set(keep.path().to_path_buf());
     let (program, warnings) = executable(&cli, &keep);
     let program = if program.is_relative() && program.parent() == Some(Path::new("")) {
         PathBuf::from(".").join(program)
@@ -136,6 +223,11 @@ fn main() {
         program
     };
     let info_path = keep.path().join("info.json");
+    if cli.compare {
+        let code = compare(&cli, &program, &info_path, warnings);
+        drop(keep);
+        finish(code);
+    }
     let model = cli.model.unwrap_or(1);
     let cfg = Config {
         model,
@@ -219,5 +311,6 @@ fn main() {
         std::fs::write(path, serde_json::to_string_pretty(&summary).expect("summary serialises"))
             .unwrap_or_else(|e| fail(format!("{}: {e}", path.display())));
     }
-    std::process::exit(verdict.exit_code());
+    drop(keep);
+    finish(verdict.exit_code());
 }
