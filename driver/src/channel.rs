@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 pub const MAGIC: u32 = 0x54534f49;
-pub const VERSION: u32 = 3;
+pub const VERSION: u32 = 4;
 pub const MAX_CHOICES: usize = 1 << 18;
 pub const MAX_EVENTS: usize = 1 << 17;
 pub const OUTCOME_BYTES: usize = 4096;

@@ -114,7 +114,7 @@ pub fn run(program: &Path, args: &[String], info: &Path, models: &[u32], bounds:
     });
     let mut rows = vec![];
     for &(model, bound) in &configs {
-        let por = if model == 2 { Por::None } else { settings.por };
+        let por = settings.por;
         let cfg = Config {
             model,
             bound: bound.unwrap_or(0),

@@ -1,5 +1,6 @@
 //! Dynamic partial order reduction (Flanagan and Godefroid's DPOR, over
-//! processes: every thread, and one flush process per store buffer).
+//! processes: every thread, and one flush process per store buffer: per
+//! thread under TSO, per thread and address under PSO).
 //!
 //! After an execution, every pair of dependent events of different processes
 //! that is not ordered by happens-before is a race; for the last such earlier
@@ -16,12 +17,14 @@
 //! (mutex, condition variable, atomic block). Happens-before also has the
 //! edges that are not conflicts: a thread's creation before its first step,
 //! a joined thread's last step before the join, a buffered store before the
-//! flush of its entry (FIFO), and a thread's flushes before its next
+//! flush of its entry (FIFO per flush process), under PSO the flushes of a
+//! thread's older overlapping entries and of entries before a store-store
+//! barrier before a flush, and a thread's flushes before its next
 //! draining step (fence, locked operation, sync call, exit) and before a
 //! store that had to evict an entry to make room. Choice nodes that pick a value (nondet, a
 //! PSO eviction) are not scheduling choices and are explored in full.
 
-use crate::channel::{Choice, Event, FLUSH_PROC};
+use crate::channel::{Choice, Event};
 use std::collections::BTreeSet;
 
 #[derive(Clone, Debug)]
@@ -102,7 +105,7 @@ fn footprint(e: &Event) -> Footprint {
         1 => f.read = range,                           // load
         2 if e.aux == 0 => f.write = range,           // store straight to memory
         3 => {
-            f.proc = FLUSH_PROC + e.aux2 as u16;       // flush: the buffer's process
+            f.proc = e.aux as u16; // flush: the buffer's process
             f.write = range;
         }
         5 | 6 => {
@@ -155,17 +158,16 @@ fn drains(e: &Event) -> bool {
 }
 
 /// Vector clocks of all events in one flat table, over the processes that
-/// occur in the execution (thread t at index t, its flush process at
-/// `threads + t`).
+/// occur in the execution (each process id gets a dense index).
 struct Clocks {
     width: usize,
-    threads: usize,
+    index: std::collections::HashMap<u16, usize>,
     cells: Vec<u32>,
 }
 
 impl Clocks {
     fn index(&self, proc: u16) -> usize {
-        if proc >= FLUSH_PROC { self.threads + (proc - FLUSH_PROC) as usize } else { proc as usize }
+        self.index[&proc]
     }
     fn row(&self, r: usize) -> &[u32] {
         &self.cells[r * self.width..(r + 1) * self.width]
@@ -178,21 +180,46 @@ fn join(a: &mut [u32], b: &[u32]) {
     }
 }
 
+fn owner_of_flush(e: &Event) -> usize {
+    (e.aux2 & 0xff) as usize
+}
+
+fn epoch_of_flush(e: &Event) -> u32 {
+    e.aux2 >> 8
+}
+
 /// Add backtrack points to `path` for every race in the execution `events`.
 pub fn add_backtracks(path: &mut [Node], events: &[Event]) {
     let fps: Vec<Footprint> = events.iter().map(footprint).collect();
-    let threads = 1 + events
-        .iter()
-        .map(|e| match e.kind {
-            3 => e.aux2 as usize,
-            7 | 8 => e.aux as usize,
-            _ => e.thread as usize,
-        })
-        .max()
-        .unwrap_or(0);
-    let width = 2 * threads;
-    let mut ev = Clocks { width, threads, cells: vec![0; events.len() * width] };
+    // every process of the execution: threads (incl. spawned ones) and flush processes
+    let mut index = std::collections::HashMap::new();
+    let mut threads = 0usize;
+    for (e, f) in events.iter().zip(&fps) {
+        let n = index.len();
+        index.entry(f.proc).or_insert(n);
+        if e.kind == 7 {
+            let n = index.len();
+            index.entry(e.aux as u16).or_insert(n);
+        }
+        if e.kind == 2 && e.aux != 0 {
+            let n = index.len();
+            index.entry(e.aux2 as u16).or_insert(n);
+        }
+        threads = threads.max(1 + if e.kind == 3 { owner_of_flush(e) } else { e.thread as usize });
+        if e.kind == 7 || e.kind == 8 {
+            threads = threads.max(1 + e.aux as usize);
+        }
+    }
+    for t in 0..threads {
+        let n = index.len();
+        index.entry(t as u16).or_insert(n);
+    }
+    let width = index.len();
+    let mut ev = Clocks { width, index, cells: vec![0; events.len() * width] };
     let mut proc_clock = vec![vec![0u32; width]; width];
+    // join of the clocks of every flush of each thread's buffer(s) so far
+    let mut flushed = vec![vec![0u32; width]; threads];
+    let mut flushes_of: Vec<Vec<usize>> = vec![vec![]; threads];
     // the scheduling node deciding what runs before event j
     let sched_nodes: Vec<usize> = (0..path.len()).filter(|&k| path[k].schedule).collect();
     let node_before = |j: usize| -> Option<usize> {
@@ -200,8 +227,8 @@ pub fn add_backtracks(path: &mut [Node], events: &[Event]) {
         pos.checked_sub(1).map(|i| sched_nodes[i])
     };
     let mut races: Vec<(usize, usize, usize)> = vec![]; // (node, j, i)
-    // each thread's buffered stores not yet flushed (FIFO), as event indices
-    let mut pending_stores: Vec<std::collections::VecDeque<usize>> = vec![Default::default(); threads];
+    // each flush process's buffered stores not yet flushed (FIFO), as event indices
+    let mut pending_stores: Vec<std::collections::VecDeque<usize>> = vec![Default::default(); width];
     let mut c = vec![0u32; width];
     let mut merged = vec![false; width];
     for (i, e) in events.iter().enumerate() {
@@ -209,11 +236,20 @@ pub fn add_backtracks(path: &mut [Node], events: &[Event]) {
         let p = ev.index(f.proc);
         c.copy_from_slice(&proc_clock[p]);
         if e.kind == 3 {
-            if let Some(store) = pending_stores[e.aux2 as usize].pop_front() {
+            if let Some(store) = pending_stores[p].pop_front() {
                 join(&mut c, ev.row(store));
             }
+            // PSO: after the flushes of older entries it may not overtake:
+            // overlapping ones, and those before a store-store barrier
+            let t = owner_of_flush(e);
+            for &j in &flushes_of[t] {
+                let g = &events[j];
+                if overlap(fps[j].write, f.write) || epoch_of_flush(g) < epoch_of_flush(e) {
+                    join(&mut c, ev.row(j));
+                }
+            }
         } else if drains(e) {
-            join(&mut c, &proc_clock[threads + p]);
+            join(&mut c, &flushed[e.thread as usize]);
         }
         // the last earlier dependent event that does not happen before i
         for j in (0..i).rev() {
@@ -238,30 +274,33 @@ pub fn add_backtracks(path: &mut [Node], events: &[Event]) {
             let q = ev.index(fps[j].proc);
             if !merged[q] && dependent(&fps[j], &f) {
                 merged[q] = true;
-                let (row, cells) = (j * width, &ev.cells);
-                let src = cells[row..row + width].to_vec();
+                let src = ev.row(j).to_vec();
                 join(&mut c, &src);
             }
         }
         c[p] += 1;
         match e.kind {
             7 => {
-                // spawn: the child and its buffer start after this event
-                let child = e.aux as usize;
+                // spawn: the child starts after this event
+                let child = ev.index(e.aux as u16);
                 proc_clock[child].copy_from_slice(&c);
-                proc_clock[threads + child].copy_from_slice(&c);
             }
             8 => {
-                // join: after everything the joined thread and its buffer did
-                let u = e.aux as usize;
-                let (a, b) = (proc_clock[u].clone(), proc_clock[threads + u].clone());
+                // join: after everything the joined thread and its buffers did
+                let u = ev.index(e.aux as u16);
+                let a = proc_clock[u].clone();
                 join(&mut c, &a);
-                join(&mut c, &b);
+                join(&mut c, &flushed[e.aux as usize]);
+            }
+            3 => {
+                let t = owner_of_flush(e);
+                join(&mut flushed[t], &c);
+                flushes_of[t].push(i);
             }
             _ => {}
         }
         if e.kind == 2 && e.aux != 0 {
-            pending_stores[p].push_back(i);
+            pending_stores[ev.index(e.aux2 as u16)].push_back(i);
         }
         proc_clock[p].copy_from_slice(&c);
         ev.cells[i * width..(i + 1) * width].copy_from_slice(&c);

@@ -2,8 +2,7 @@
 //! outcomes reachable under SC, TSO and PSO must equal the expected set in
 //! its .expect file exactly (the sets come from tests/litmus/oracle.py, an
 //! independent brute-force model; `oracle.py --check` verifies them and the
-//! published table). Every test runs with partial order reduction (SC, TSO)
-//! and, where the program is small enough, also exhaustively (`--por none`),
+//! published table). Every test runs with partial order reduction and, where the program is small enough, also exhaustively (`--por none`),
 //! so the reduction is checked against both the oracle and full search.
 
 mod common;
@@ -50,11 +49,7 @@ fn check(name: &str, searches: Searches) {
         };
         let mut want = want.clone();
         want.sort();
-        // PSO is explored exhaustively in any case (no reduction for it yet)
-        let pors: &[&str] = if searches == Searches::DporAndNone || m == "pso" { &["dpor", "none"] } else { &["dpor"] };
-        if m == "pso" && searches == Searches::DporOnly {
-            continue; // too many interleavings without reduction
-        }
+        let pors: &[&str] = if searches == Searches::DporAndNone { &["dpor", "none"] } else { &["dpor"] };
         for por in pors {
             let (_, summary) = verify_json(&prog, &["--outcomes", "--model", m, "--buffer-size", "0", "--por", por]);
             assert_eq!(outcomes(&summary), want, "{name} under {m} with --por {por}: reachable outcomes differ from the expected set");
@@ -87,8 +82,8 @@ litmus! {
     bound3 => "bound3",
 }
 
-/// Three or four worker threads: SC and TSO with the reduction only (the
-/// exhaustive search and PSO, which has no reduction yet, take too long).
+/// Three or four worker threads: with the reduction only (the exhaustive
+/// search takes too long for CI).
 mod many_threads {
     use super::{check, Searches};
     macro_rules! reduced {

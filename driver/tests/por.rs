@@ -1,5 +1,6 @@
 //! The reduction is checked against exhaustive search: with bounded buffers
-//! (where eviction creates extra dependencies) the outcome sets of
+//! under TSO and PSO (where eviction creates extra dependencies, and under
+//! PSO a choice of which entry leaves) the outcome sets of
 //! `--por dpor` and `--por none` must be equal, and on the bundled programs
 //! (locks, deadlock, fences, atomics) the verdicts must be equal.
 
@@ -16,11 +17,13 @@ fn bounded_buffers_reduced_equals_exhaustive() {
     let dir = tempfile::tempdir().unwrap();
     for name in ["SB", "MP", "n6", "R", "bound3", "mixed-own"] {
         let prog = build(&repo().join("tests/litmus").join(format!("{name}.c")), dir.path());
-        for k in [1, 2] {
-            let none = outcome_set(&prog, "tso", k, "none");
-            let dpor = outcome_set(&prog, "tso", k, "dpor");
-            assert!(!none.is_empty(), "{name}: no outcomes");
-            assert_eq!(dpor, none, "{name} under TSO with K={k}");
+        for model in ["tso", "pso"] {
+            for k in [1, 2] {
+                let none = outcome_set(&prog, model, k, "none");
+                let dpor = outcome_set(&prog, model, k, "dpor");
+                assert!(!none.is_empty(), "{name}: no outcomes");
+                assert_eq!(dpor, none, "{name} under {model} with K={k}");
+            }
         }
     }
 }
@@ -45,7 +48,17 @@ fn verdicts_of_bundled_programs_agree() {
          int main(void) { pthread_t a, b; pthread_create(&a, 0, t, 0); pthread_create(&b, 0, t, 0);\n\
          pthread_join(a, 0); pthread_join(b, 0); assert(n == 2); return 0; }\n",
     );
+    let release = write_c(
+        dir.path(),
+        "mp-release.c",
+        "#include <assert.h>\n#include <pthread.h>\nint x, z, y, r0, r1, r2;\n\
+         void *t0(void *a) { x = 1; z = 1; __atomic_store_n(&y, 1, __ATOMIC_RELEASE); return 0; }\n\
+         void *t1(void *a) { r0 = __atomic_load_n(&y, __ATOMIC_ACQUIRE); r1 = x; r2 = z; return 0; }\n\
+         int main(void) { pthread_t a, b; pthread_create(&a, 0, t0, 0); pthread_create(&b, 0, t1, 0);\n\
+         pthread_join(a, 0); pthread_join(b, 0); assert(!(r0 == 1 && (r1 == 0 || r2 == 0))); return 0; }\n",
+    );
     let cases: Vec<(std::path::PathBuf, Vec<&str>)> = vec![
+        (release, vec![]),
         (repo().join("examples/dekker.c"), vec![]),
         (repo().join("examples/dekker.c"), vec!["-DFENCED"]),
         (deadlock, vec![]),
@@ -53,7 +66,7 @@ fn verdicts_of_bundled_programs_agree() {
         (racy_counter, vec![]),
     ];
     for (src, flags) in cases {
-        for model in ["sc", "tso"] {
+        for model in ["sc", "tso", "pso"] {
             let run = |por: &str| {
                 let mut args: Vec<&str> = flags.clone();
                 args.extend(["--model", model, "--por", por, "-q", src.to_str().unwrap()]);

@@ -13,15 +13,19 @@
 #include <stdint.h>
 
 #define TSOIFY_CHANNEL_MAGIC   0x54534f49u /* "TSOI" */
-#define TSOIFY_CHANNEL_VERSION 3u
+#define TSOIFY_CHANNEL_VERSION 4u
 #define TSOIFY_MAX_CHOICES     (1u << 18)
 #define TSOIFY_MAX_EVENTS      (1u << 17)
 #define TSOIFY_OUTCOME_BYTES   4096u
 #define TSOIFY_MESSAGE_BYTES   512u
 #define TSOIFY_MAX_OPTIONS     (1u << 20)
-/* process ids in option lists: thread t is t, the flush process of thread
- * t's store buffer is TSOIFY_FLUSH_PROC + t */
+/* process ids in option lists: thread t is t; under TSO the flush process
+ * of thread t's buffer is TSOIFY_FLUSH_PROC + t; under PSO each (thread,
+ * address) buffer is its own flush process, numbered from
+ * TSOIFY_PSO_FLUSH_PROC in the order the execution first stores there (so
+ * the numbering replays identically along any replayed prefix) */
 #define TSOIFY_FLUSH_PROC      64u
+#define TSOIFY_PSO_FLUSH_PROC  128u
 
 enum tsoify_model { TSOIFY_MODEL_SC = 0, TSOIFY_MODEL_TSO = 1, TSOIFY_MODEL_PSO = 2 };
 
@@ -62,8 +66,10 @@ struct tsoify_choice {
 
 enum tsoify_event_kind {
   TSOIFY_EV_LOAD = 1,        /* aux: TSOIFY_SRC_* bits */
-  TSOIFY_EV_STORE = 2,       /* aux: 0 = written to memory, 1 = buffered, 2 = buffered after evicting the oldest entry */
-  TSOIFY_EV_FLUSH = 3,       /* a buffered store reaches memory; aux2 = owner thread */
+  TSOIFY_EV_STORE = 2,       /* aux: 0 = written to memory, 1 = buffered, 2 = buffered after evicting
+                                the oldest entry; aux2: flush process that will write it */
+  TSOIFY_EV_FLUSH = 3,       /* a buffered store reaches memory; aux = flush process,
+                                aux2 = owner thread | barrier epoch << 8 (PSO) */
   TSOIFY_EV_FENCE = 4,       /* aux: entries drained */
   TSOIFY_EV_RMW = 5,         /* value = old value; aux = op */
   TSOIFY_EV_CMPXCHG = 6,     /* value = old value; aux = 1 on success */

@@ -26,6 +26,7 @@ struct entry {
   uint32_t size;
   uint32_t loc;
   uint32_t epoch; /* PSO: barrier generation the store was made in */
+  uint16_t proc;  /* flush process that writes it */
   uint8_t bytes[RT_ENTRY_BYTES];
 };
 
@@ -38,6 +39,25 @@ struct buffer {
 };
 
 static struct buffer buffers[RT_MAX_THREADS];
+
+/* PSO flush processes: (thread, address) -> process id, made on the first
+ * store there in an execution (this table lives in the data segment, so the
+ * worker's restore empties it between executions). */
+#define PSO_PROCS 4096u
+static struct { uintptr_t addr; int thread; } pso_procs[PSO_PROCS];
+static uint32_t n_pso_procs;
+
+static uint16_t flush_proc_for(int t, uintptr_t addr) {
+  if (rt_shm->model != TSOIFY_MODEL_PSO) return (uint16_t)(TSOIFY_FLUSH_PROC + (unsigned)t);
+  for (uint32_t i = 0; i < n_pso_procs; i++)
+    if (pso_procs[i].addr == addr && pso_procs[i].thread == t) return (uint16_t)(TSOIFY_PSO_FLUSH_PROC + i);
+  if (n_pso_procs == PSO_PROCS) rt_end(TSOIFY_ST_INTERNAL, 0, "more than %u buffered addresses under PSO", PSO_PROCS);
+  pso_procs[n_pso_procs].addr = addr;
+  pso_procs[n_pso_procs].thread = t;
+  return (uint16_t)(TSOIFY_PSO_FLUSH_PROC + n_pso_procs++);
+}
+
+uint16_t rt_mm_flush_proc(int t, uint32_t idx) { return buffers[t].e[idx].proc; }
 
 int rt_mm_model(void) { return (int)rt_shm->model; }
 
@@ -89,7 +109,8 @@ void rt_mm_flush_entry(int t, uint32_t idx) {
   struct buffer *b = &buffers[t];
   struct entry *e = &b->e[idx];
   write_memory(e->addr, e->bytes, e->size);
-  rt_event(TSOIFY_EV_FLUSH, (void *)e->addr, e->size, rt_value_of(e->bytes, e->size), e->loc, 0, (uint32_t)t);
+  rt_event(TSOIFY_EV_FLUSH, (void *)e->addr, e->size, rt_value_of(e->bytes, e->size), e->loc, e->proc,
+           (uint32_t)t | e->epoch << 8);
   remove_entry(b, idx);
 }
 
@@ -145,6 +166,7 @@ static void append(struct buffer *b, uintptr_t a, uint32_t size, const uint8_t *
   e->size = size;
   e->loc = loc;
   e->epoch = b->epoch;
+  e->proc = flush_proc_for((int)(b - buffers), a);
   memcpy(e->bytes, in, size);
 }
 
@@ -165,10 +187,12 @@ void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t orde
     return;
   }
   if (model == TSOIFY_MODEL_PSO && (order == 5 || order == 6)) rt_mm_barrier(t); /* release store */
-  uint32_t evicted = 0;
+  /* one entry (and one event) per RT_ENTRY_BYTES piece, so every entry's
+   * flush can be matched with the store that made it */
   for (uint32_t off = 0; off < size; off += RT_ENTRY_BYTES) {
     uint32_t n = size - off < RT_ENTRY_BYTES ? size - off : RT_ENTRY_BYTES;
     uint32_t k = rt_shm->bound;
+    uint32_t evicted = 0;
     if (k && b->n >= k) { /* full: the oldest entry (TSO) or a chosen one (PSO) leaves first */
       uint32_t idx[RT_MAX_OPTIONS];
       int m = rt_mm_flush_options(t, idx, RT_MAX_OPTIONS);
@@ -177,8 +201,8 @@ void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t orde
       evicted = 1;
     }
     append(b, a + off, n, src + off, loc);
+    rt_event(TSOIFY_EV_STORE, (void *)(a + off), n, rt_value_of(src + off, n), loc, evicted ? 2 : 1, b->e[b->n - 1].proc);
   }
-  rt_event(TSOIFY_EV_STORE, addr, size, rt_value_of(in, size), loc, evicted ? 2 : 1, 0);
 }
 
 /* Memory that dies (free, end of a stack frame) takes the owner's pending

@@ -74,6 +74,8 @@ void rt_mm_drop(int t, const void *addr, uint64_t size); /* free / frame end */
  * indices of t's flushable entries; ends the execution (UNKNOWN) if they
  * do not fit in `max`, rather than drop any */
 int rt_mm_flush_options(int t, uint32_t *entry_idx, int max);
+/* the flush process that writes entry idx of t's buffer */
+uint16_t rt_mm_flush_proc(int t, uint32_t idx);
 void rt_mm_flush_entry(int t, uint32_t idx);
 int rt_mm_model(void);
 int rt_mm_buffer_overlaps(int u, const void *addr, uint64_t size);

@@ -113,7 +113,7 @@ static void schedule(int self_ok) {
     }
     uint16_t procs[RT_MAX_OPTIONS];
     for (int k = 0; k < n; k++)
-      procs[k] = (uint16_t)(opt_entry[k] == UINT32_MAX ? (unsigned)opt_thread[k] : TSOIFY_FLUSH_PROC + (unsigned)opt_thread[k]);
+      procs[k] = opt_entry[k] == UINT32_MAX ? (uint16_t)opt_thread[k] : rt_mm_flush_proc(opt_thread[k], opt_entry[k]);
     uint32_t c = rt_choose_proc((uint32_t)n, procs);
     if (opt_entry[c] != UINT32_MAX) {
       int saved = rt_cur;

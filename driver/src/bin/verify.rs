@@ -100,8 +100,8 @@ struct Cli {
     #[arg(long, value_name = "FILE.svg", requires = "compare")]
     plot: Option<PathBuf>,
     /// Partial order reduction: dpor explores one interleaving per class of
-    /// equivalent ones (SC and TSO; PSO always runs with none), none explores
-    /// every interleaving.
+    /// equivalent ones, none explores every interleaving (the reference the
+    /// reduction is tested against).
     #[arg(long, value_enum, default_value = "dpor")]
     por: explore::Por,
     /// Print only the verdict line (with --compare: only the smallest
@@ -237,8 +237,7 @@ fn main() {
         timeout: cli.timeout.map(Duration::from_secs_f64),
         hang_seconds: cli.exec_timeout,
         all: cli.outcomes,
-        // flush processes are per thread; PSO needs one per address (not yet)
-        por: if model == 2 { explore::Por::None } else { cli.por },
+        por: cli.por,
     };
     let bar = (!cli.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr())).then(|| {
         let b = indicatif::ProgressBar::new_spinner();
