@@ -39,3 +39,30 @@ fn dekker_with_fences_is_safe_under_tso() {
     let (code, out, _) = run_verify(&[out.to_str().unwrap()]);
     assert_eq!((code, out.lines().next().unwrap()), (0, "SAFE"), "{out}");
 }
+
+/// The PSO-only bug: message passing is correct on x86 and broken under PSO,
+/// where the flag's store can reach memory before the data's; a release
+/// store (store-store barrier) repairs it.
+#[test]
+fn message_passing_breaks_only_under_pso() {
+    let src = repo().join("examples/message-passing.c");
+    let p = src.to_str().unwrap();
+    for (model, flags, want_code, want) in [
+        ("sc", None, 0, "SAFE"),
+        ("tso", None, 0, "SAFE"),
+        ("pso", None, 1, "VIOLATION assertion"),
+        ("pso", Some("-DRELEASE"), 0, "SAFE"),
+    ] {
+        let mut args = vec!["--model", model];
+        args.extend(flags);
+        args.push(p);
+        let (code, out, err) = run_verify(&args);
+        assert_eq!((code, out.lines().next().unwrap_or(&err)), (want_code, want), "{model} {flags:?}: {out}");
+        if code == 1 {
+            // the flag is flushed while the data is still buffered
+            let flag = out.find("flush ready = 1").expect("flag flushed");
+            let read = out.find("load data -> 0").expect("stale data read");
+            assert!(flag < read && !out[..read].contains("flush data = 42"), "{out}");
+        }
+    }
+}
