@@ -58,7 +58,6 @@ pub struct Stats {
     pub hangs: u64,
     pub nondet_sampled: u64,
     pub internal: Vec<String>,
-    pub max_depth: u32,
     pub seconds: f64,
     pub exhausted: bool,
     /// executions whose event log overflowed (reduction fell back to exhaustive there)
@@ -96,7 +95,6 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
         stats.executions += 1;
         let s = server.shm();
         let trail_len = s.trail_len as usize;
-        stats.max_depth = stats.max_depth.max(s.trail_len);
         if s.flags & channel::FL_NONDET_SAMPLED != 0 {
             stats.nondet_sampled += 1;
         }

@@ -280,6 +280,9 @@ fn main() {
             }
         }
         let s = &x.stats;
+        if s.events_truncated > 0 {
+            println!("\nnote: {} execution(s) overflowed the event log; the reduction explored them in full", s.events_truncated);
+        }
         println!(
             "\nstatistics: {} executions ({} discarded by assume), {:.3} s, {:.1} us/execution, por {}, model {}{}",
             s.executions,
