@@ -302,7 +302,7 @@ impl Comparison {
                 r.executions.to_string(),
                 r.assume_blocked.to_string(),
                 format!("{:.6}", r.seconds),
-                por_name(r.por).to_string(),
+                Por::name(r.por).to_string(),
             ];
             let fields: Vec<String> = fields.iter().map(|f| csv_field(f)).collect();
             out.push_str(&fields.join(","));
@@ -338,7 +338,7 @@ impl Comparison {
                 executions: r.executions,
                 assume_blocked: r.assume_blocked,
                 seconds: r.seconds,
-                por: por_name(r.por),
+                por: Por::name(r.por),
             })
             .collect();
         let mut smallest = serde_json::Map::new();
@@ -517,13 +517,6 @@ impl Comparison {
     }
 }
 
-fn por_name(p: Por) -> &'static str {
-    match p {
-        Por::Dpor => "dpor",
-        Por::None => "none",
-    }
-}
-
 fn csv_field(s: &str) -> String {
     if s.contains([',', '"', '\n', '\r']) {
         format!("\"{}\"", s.replace('"', "\"\""))
@@ -544,7 +537,7 @@ mod tests {
             executions: 10,
             assume_blocked: 0,
             seconds: 0.5,
-            por: Por::Dpor,
+            por: Por::Source,
         }
     }
 

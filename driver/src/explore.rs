@@ -32,8 +32,19 @@ pub struct Config {
 pub enum Por {
     /// every interleaving (exhaustive; the reference the reduction is tested against)
     None,
-    /// dynamic partial order reduction: one interleaving per class of equivalent ones
-    Dpor,
+    /// source-set DPOR with sleep sets: one interleaving per class of
+    /// equivalent ones, plus a few that a sleep set cuts short
+    #[value(alias = "dpor")]
+    Source,
+}
+
+impl Por {
+    pub fn name(self) -> &'static str {
+        match self {
+            Por::None => "none",
+            Por::Source => "source",
+        }
+    }
 }
 
 /// The first violating execution, with what is needed to print it.
@@ -82,7 +93,7 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
         s.log_events = 1;
         s.hang_seconds = cfg.hang_seconds;
         s.prefix_len = 0;
-        s.por = (cfg.por == Por::Dpor) as u32;
+        s.por = (cfg.por == Por::Source) as u32;
     }
     let mut path: Vec<Node> = vec![];
     let start = Instant::now();
@@ -144,7 +155,7 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
             }
             path.push(node);
         }
-        if cfg.por == Por::Dpor {
+        if cfg.por == Por::Source {
             if s.flags & channel::FL_EVENTS_TRUNC != 0 {
                 // no complete footprint: explore this execution's nodes in full
                 stats.events_truncated += 1;

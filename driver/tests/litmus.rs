@@ -49,7 +49,7 @@ fn check(name: &str, searches: Searches) {
         };
         let mut want = want.clone();
         want.sort();
-        let pors: &[&str] = if searches == Searches::DporAndNone { &["dpor", "none"] } else { &["dpor"] };
+        let pors: &[&str] = if searches == Searches::DporAndNone { &["source", "none"] } else { &["source"] };
         for por in pors {
             let (_, summary) = verify_json(&prog, &["--outcomes", "--model", m, "--buffer-size", "0", "--por", por]);
             assert_eq!(outcomes(&summary), want, "{name} under {m} with --por {por}: reachable outcomes differ from the expected set");

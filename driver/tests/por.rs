@@ -20,7 +20,7 @@ fn bounded_buffers_reduced_equals_exhaustive() {
         for model in ["tso", "pso"] {
             for k in [1, 2] {
                 let none = outcome_set(&prog, model, k, "none");
-                let dpor = outcome_set(&prog, model, k, "dpor");
+                let dpor = outcome_set(&prog, model, k, "source");
                 assert!(!none.is_empty(), "{name}: no outcomes");
                 assert_eq!(dpor, none, "{name} under {model} with K={k}");
             }
@@ -73,7 +73,7 @@ fn verdicts_of_bundled_programs_agree() {
                 let (code, out, err) = run_verify(&args);
                 (code, out.lines().next().unwrap_or(&err).to_string())
             };
-            assert_eq!(run("dpor"), run("none"), "{} {flags:?} under {model}", src.display());
+            assert_eq!(run("source"), run("none"), "{} {flags:?} under {model}", src.display());
         }
     }
 }

@@ -99,10 +99,10 @@ struct Cli {
     /// level line; filled markers are violations, hollow ones SAFE, crosses UNKNOWN.
     #[arg(long, value_name = "FILE.svg", requires = "compare")]
     plot: Option<PathBuf>,
-    /// Partial order reduction: dpor explores one interleaving per class of
-    /// equivalent ones, none explores every interleaving (the reference the
-    /// reduction is tested against).
-    #[arg(long, value_enum, default_value = "dpor")]
+    /// Partial order reduction: source (source-set DPOR with sleep sets)
+    /// explores one interleaving per class of equivalent ones; none explores
+    /// every interleaving (the reference the reductions are tested against).
+    #[arg(long, value_enum, default_value = "source")]
     por: explore::Por,
     /// Print only the verdict line (with --compare: only the smallest
     /// violating bound line), and no progress bar.
@@ -289,7 +289,7 @@ fn main() {
             s.assume_blocked,
             s.seconds,
             s.seconds * 1e6 / s.executions.max(1) as f64,
-            if cfg.por == explore::Por::Dpor { "dpor" } else { "none" },
+            cfg.por.name(),
             build::model_name(model),
             if model == 0 { String::new() } else if cli.buffer_size == 0 { ", unbounded buffers".into() } else { format!(", buffer size {}", cli.buffer_size) }
         );
