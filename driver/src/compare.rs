@@ -124,6 +124,7 @@ pub fn run(program: &Path, args: &[String], info: &Path, models: &[u32], bounds:
             hang_seconds: settings.hang_seconds,
             all: false,
             por,
+            property: Default::default(),
         };
         let name = config_name(model, bound);
         if let Some(b) = &bar {

@@ -26,6 +26,30 @@ pub struct Config {
     pub all: bool,
     /// partial order reduction
     pub por: Por,
+    /// which execution endings are violations
+    pub property: Property,
+}
+
+/// What counts as a violation.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Property {
+    /// assertion, reach_error, abort, deadlock and crash (the default of `verify`)
+    #[default]
+    AnyFailure,
+    /// SV-COMP's unreach-call: only reach_error and a failed assert are
+    /// violations. abort() and a deadlock end an execution without one (they
+    /// are how tasks cut paths, e.g. assume_abort_if_not); a crash makes the
+    /// verdict UNKNOWN (the program's behaviour is undefined there).
+    UnreachCall,
+}
+
+impl Property {
+    pub fn is_violation(self, status: Status) -> bool {
+        match self {
+            Property::AnyFailure => status.is_violation(),
+            Property::UnreachCall => matches!(status, Status::Assert | Status::ReachError),
+        }
+    }
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
@@ -74,6 +98,10 @@ pub struct Stats {
     /// executions whose event log overflowed (reduction fell back to exhaustive there)
     pub events_truncated: u64,
     pub stopped_by: Option<&'static str>,
+    /// executions ended by abort() or a deadlock that the property does not count
+    pub quiet_ends: u64,
+    /// executions that crashed when the property does not count a crash as a violation
+    pub crashes: u64,
 }
 
 pub struct Exploration {
@@ -125,11 +153,18 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
             let text = channel::c_text(&s.outcome, s.outcome_len as usize);
             let e = outcomes.entry(text).or_default();
             e.0 += 1;
-            if status.is_violation() {
+            if cfg.property.is_violation(status) {
                 e.1 += 1;
             }
         }
-        if status.is_violation() && violation.is_none() {
+        if status.is_violation() && !cfg.property.is_violation(status) {
+            if status == Status::Crash {
+                stats.crashes += 1;
+            } else {
+                stats.quiet_ends += 1;
+            }
+        }
+        if cfg.property.is_violation(status) && violation.is_none() {
             let n = s.n_events as usize;
             violation = Some(Violation {
                 status,

@@ -42,6 +42,9 @@ pub fn verdict(x: &Exploration) -> Verdict {
     if s.hangs > 0 {
         why.push(format!("{} execution(s) hung in code without memory operations", s.hangs));
     }
+    if s.crashes > 0 {
+        why.push(format!("{} execution(s) crashed (undefined behaviour, not a property violation)", s.crashes));
+    }
     if s.nondet_sampled > 0 {
         why.push("a wide __VERIFIER_nondet value was sampled, not enumerated".to_string());
     }

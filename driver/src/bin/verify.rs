@@ -179,6 +179,7 @@ fn compare(cli: &Cli, program: &Path, info_path: &Path, warnings: Vec<String>) -
     let bounds = if cli.bounds.is_empty() { compare::DEFAULT_BOUNDS.to_vec() } else { cli.bounds.clone() };
     let settings = compare::Settings {
         por: cli.por,
+        property: Default::default(),
         max_steps: cli.max_steps,
         max_executions: cli.max_executions,
         timeout: cli.timeout.map(Duration::from_secs_f64),
@@ -238,6 +239,7 @@ fn main() {
         hang_seconds: cli.exec_timeout,
         all: cli.outcomes,
         por: cli.por,
+        property: Default::default(),
     };
     let bar = (!cli.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr())).then(|| {
         let b = indicatif::ProgressBar::new_spinner();
