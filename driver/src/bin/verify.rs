@@ -179,7 +179,6 @@ fn compare(cli: &Cli, program: &Path, info_path: &Path, warnings: Vec<String>) -
     let bounds = if cli.bounds.is_empty() { compare::DEFAULT_BOUNDS.to_vec() } else { cli.bounds.clone() };
     let settings = compare::Settings {
         por: cli.por,
-        property: Default::default(),
         max_steps: cli.max_steps,
         max_executions: cli.max_executions,
         timeout: cli.timeout.map(Duration::from_secs_f64),
