@@ -7,12 +7,25 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 pub const MAGIC: u32 = 0x54534f49;
-pub const VERSION: u32 = 4;
+pub const VERSION: u32 = 5;
 pub const MAX_CHOICES: usize = 1 << 18;
 pub const MAX_EVENTS: usize = 1 << 17;
 pub const OUTCOME_BYTES: usize = 4096;
 pub const MESSAGE_BYTES: usize = 512;
 pub const MAX_OPTIONS: usize = 1 << 20;
+pub const MAX_SLEEPERS: usize = 256;
+pub const MAX_SLEEP_FPS: usize = 8192;
+pub const MAX_SLEEP_PROCS: usize = 1 << 20;
+pub const MAX_GUIDE: usize = 1 << 16;
+/// A guide entry naming a process to schedule (low 16 bits); other entries
+/// are alternatives at value choices.
+pub const GUIDE_PROC: u32 = 0x8000_0000;
+pub const FP_READ: u8 = 1;
+pub const FP_WRITE: u8 = 2;
+pub const FP_SYNC: u8 = 4;
+pub const FP_RELEASE: u8 = 8;
+pub const FP_FLUSH: u8 = 16;
+pub const FP_AFTER_FLUSHES: u8 = 32;
 /// Process id of the flush process of thread t's store buffer: FLUSH_PROC + t.
 pub const FLUSH_PROC: u16 = 64;
 const CMD_RUN: u32 = 1;
@@ -27,6 +40,85 @@ pub struct Choice {
     pub thread: u16,
     pub event: u32,
     pub options: u32,
+    pub sleep_first: u32,
+    pub sleep_n: u32,
+}
+
+/// What an event touches (struct tsoify_footprint): see the C header for
+/// the dependency rule, implemented by `dependent` here and by the runtime.
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Footprint {
+    pub lo: u64,
+    pub hi: u64,
+    pub proc: u16,
+    pub owner: u16,
+    pub access: u8,
+    pub pad: [u8; 3],
+}
+
+impl Footprint {
+    pub fn reads(&self) -> bool {
+        self.access & FP_READ != 0
+    }
+    pub fn writes(&self) -> bool {
+        self.access & FP_WRITE != 0
+    }
+    pub fn sync(&self) -> bool {
+        self.access & FP_SYNC != 0
+    }
+    pub fn release(&self) -> bool {
+        self.access & FP_RELEASE != 0
+    }
+    pub fn flush(&self) -> bool {
+        self.access & FP_FLUSH != 0
+    }
+    /// waits for the flushes of `owner`'s buffers made so far
+    pub fn after_flushes(&self) -> bool {
+        self.access & FP_AFTER_FLUSHES != 0
+    }
+    /// A flush against an event of its owner that waits for it: ordered,
+    /// never a race (the waiting event cannot go first).
+    pub fn flush_order(&self, o: &Footprint) -> bool {
+        self.owner == o.owner && ((self.flush() && o.after_flushes()) || (o.flush() && self.after_flushes()))
+    }
+    fn overlaps(&self, o: &Footprint) -> bool {
+        self.lo < o.hi && o.lo < self.hi
+    }
+    /// Same process, same synchronisation object, or overlapping memory
+    /// with a write: the dependency relation of the race analysis (which
+    /// adds the flush-before-waiting-event edges itself, in one direction).
+    pub fn dependent(&self, o: &Footprint) -> bool {
+        self.proc == o.proc || self.memory_conflict(o) || self.same_object(o)
+    }
+    /// `dependent`, or a flush against an event of its owner that waits for
+    /// flushes: whether a step described by one can be commuted with the
+    /// other (sleep sets, wakeup trees; the runtime's fp_dependent is this
+    /// rule).
+    pub fn interferes(&self, o: &Footprint) -> bool {
+        self.dependent(o) || self.flush_order(o)
+    }
+    /// Overlapping memory accesses of which one writes.
+    pub fn memory_conflict(&self, o: &Footprint) -> bool {
+        let mem = |f: &Footprint| !f.sync() && (f.reads() || f.writes());
+        mem(self) && mem(o) && (self.writes() || o.writes()) && self.overlaps(o)
+    }
+    /// Both use the same synchronisation object.
+    pub fn same_object(&self, o: &Footprint) -> bool {
+        self.sync() && o.sync() && self.lo == o.lo
+    }
+    /// Memory write against memory write (two stores race even across a lock release).
+    pub fn write_write(&self, o: &Footprint) -> bool {
+        !self.sync() && !o.sync() && self.writes() && o.writes() && self.overlaps(o)
+    }
+}
+
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Sleeper {
+    pub proc: u16,
+    pub n: u16,
+    pub first: u32,
 }
 
 #[repr(C)]
@@ -40,6 +132,7 @@ pub struct Event {
     pub value: u64,
     pub aux: u32,
     pub aux2: u32,
+    pub fp: Footprint,
 }
 
 #[repr(C)]
@@ -55,6 +148,9 @@ pub struct Shm {
     pub por: u32,
     pub n_options: u32,
     pub busy: u32,
+    pub n_sleepers: u32,
+    pub guide_len: u32,
+    pub n_sleep_procs: u32,
     pub trail_len: u32,
     pub status: u32,
     pub status_loc: u32,
@@ -69,7 +165,15 @@ pub struct Shm {
     pub choices: [Choice; MAX_CHOICES],
     pub events: [Event; MAX_EVENTS],
     pub option_procs: [u16; MAX_OPTIONS],
+    pub sleepers: [Sleeper; MAX_SLEEPERS],
+    pub sleep_fps: [Footprint; MAX_SLEEP_FPS],
+    pub guide: [u32; MAX_GUIDE],
+    pub sleep_procs: [u16; MAX_SLEEP_PROCS],
 }
+
+/// The size the C header asserts too (a layout change fails to compile).
+pub const SHM_BYTES: usize = 19_339_872;
+const _: () = assert!(std::mem::size_of::<Shm>() == SHM_BYTES);
 
 /// How an execution ended (enum tsoify_status).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]
@@ -86,12 +190,14 @@ pub enum Status {
     Internal,
     Crash,
     Hang,
+    /// every enabled process was asleep (partial order reduction): a repeat
+    SleepBlocked,
 }
 
 impl Status {
     pub fn from_u32(v: u32) -> Status {
         use Status::*;
-        [Running, Done, Assert, ReachError, Abort, Deadlock, StepLimit, Assume, Internal, Crash, Hang]
+        [Running, Done, Assert, ReachError, Abort, Deadlock, StepLimit, Assume, Internal, Crash, Hang, SleepBlocked]
             .get(v as usize)
             .copied()
             .unwrap_or(Internal)
@@ -116,6 +222,8 @@ pub const CH_SCHEDULE: u16 = 0;
 
 pub const FL_NONDET_SAMPLED: u32 = 1;
 pub const FL_EVENTS_TRUNC: u32 = 2;
+pub const FL_GUIDE_BROKEN: u32 = 4;
+pub const FL_SLEEP_TRUNC: u32 = 8;
 
 /// A running fork server: the instrumented program waiting for RUN commands.
 pub struct Server {

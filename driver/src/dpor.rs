@@ -1,31 +1,72 @@
-//! Dynamic partial order reduction (Flanagan and Godefroid's DPOR, over
-//! processes: every thread, and one flush process per store buffer: per
-//! thread under TSO, per thread and address under PSO).
+//! Dynamic partial order reduction over processes: every thread, and one
+//! flush process per store buffer (per thread under TSO, per thread and
+//! address under PSO).
 //!
-//! After an execution, every pair of dependent events of different processes
-//! that is not ordered by happens-before is a race; for the last such earlier
-//! event `j` of each event `i`, the scheduling node just before `j` gets `i`'s
-//! process added to its backtrack set (or, if that process could not be
-//! chosen there, every option). Only backtrack entries are explored, so one
-//! execution per class of equivalent interleavings is enough, rather than
-//! every interleaving.
+//! A *step* is what one process does from one scheduling choice to the next
+//! (the runtime records every scheduling point as a choice, even with one
+//! option, so steps and choices correspond). After each execution, every pair
+//! of dependent events of different processes that is not ordered by
+//! happens-before through a third event is a race; reversing it means
+//! running, at the choice before the first event's step, something that
+//! lets the second event go first. Two reductions build on that:
 //!
-//! Dependency is over footprints taken from the event log: memory reads and
-//! writes (byte ranges; a flush is a write by the flush process; a load
-//! reads its whole range even when its own buffer answers, since the own
-//! entry may reach memory and be overwritten first), and sync objects
-//! (mutex, condition variable, atomic block). Happens-before also has the
-//! edges that are not conflicts: a thread's creation before its first step,
-//! a joined thread's last step before the join, a buffered store before the
-//! flush of its entry (FIFO per flush process), under PSO the flushes of a
-//! thread's older overlapping entries and of entries before a store-store
-//! barrier before a flush, and a thread's flushes before its next
-//! draining step (fence, locked operation, sync call, exit) and before a
-//! store that had to evict an entry to make room. Choice nodes that pick a value (nondet, a
-//! PSO eviction) are not scheduling choices and are explored in full.
+//! - `source`: source-set DPOR with sleep sets (Abdulla, Aronis, Jonsson,
+//!   Sagonas). For a race, one of its *initials* (processes that can start
+//!   an execution in which the race is reversed) is added to the backtrack
+//!   set of that choice, unless one already is there or asleep there.
+//! - `optimal`: optimal DPOR with wakeup trees (same authors). For a race,
+//!   the whole reversing sequence of steps is inserted into the wakeup tree
+//!   of that choice unless a sleeping process or an existing branch already
+//!   covers it; later executions follow a branch step by step (the runtime's
+//!   guide). Every complete execution is then in a different equivalence
+//!   class.
+//!
+//! In both, a process explored at a choice goes to sleep for the choices
+//! after the siblings; the runtime wakes it when an executed event is
+//! dependent with its step (sleep sets, enforced by the runtime itself).
+//!
+//! Dependency is over the footprints the runtime reports with each event
+//! (memory bytes read and written, synchronisation objects; a buffered store
+//! touches nothing until its flush writes memory). Happens-before also has
+//! the edges that are not conflicts: a thread's creation before its first
+//! step, a joined thread's last step before the join, a buffered store
+//! before the flush of its entry (FIFO per flush process), under PSO the
+//! flushes of a thread's older overlapping entries and of entries before a
+//! store-store barrier before a flush, and a thread's flushes before its
+//! next draining step (fence, locked operation, sync call, exit) and before
+//! a store that had to evict an entry to make room. Value choices (nondet,
+//! a PSO eviction) are explored in full at their node.
 
-use crate::channel::{Choice, Event};
-use std::collections::BTreeSet;
+use crate::channel::{Choice, Event, Footprint, CH_SCHEDULE};
+use std::collections::{BTreeSet, HashMap, VecDeque};
+use std::rc::Rc;
+
+/// One process's step as seen in some execution: what a sleeping process
+/// will do when it runs, or a step of a wakeup sequence.
+#[derive(Clone, Debug)]
+pub struct Step {
+    pub proc: u16,
+    pub fps: Vec<Footprint>,
+    /// alternatives taken at value choices inside the step
+    pub values: Vec<u32>,
+    /// the step contained a value choice: its footprint holds for that
+    /// value only, so it counts as dependent with everything
+    pub open: bool,
+}
+
+impl Step {
+    /// Could this step and the event with footprint `f` be dependent?
+    fn conflicts(&self, f: &Footprint) -> bool {
+        self.open || self.fps.iter().any(|g| g.interferes(f))
+    }
+}
+
+/// A wakeup tree branch: a step, then what to run after it.
+#[derive(Clone, Debug)]
+pub struct WNode {
+    pub step: Rc<Step>,
+    pub children: Vec<WNode>,
+}
 
 #[derive(Clone, Debug)]
 pub struct Node {
@@ -34,16 +75,26 @@ pub struct Node {
     pub schedule: bool,
     /// process id of each option (scheduling nodes)
     pub options: Vec<u16>,
-    /// option indices to explore / already explored
+    /// option indices to explore (source DPOR, none) / already explored
     pub backtrack: BTreeSet<u32>,
     pub done: BTreeSet<u32>,
     /// first event after the choice
     pub event: u32,
+    /// processes asleep on arrival here (as reported by the runtime)
+    pub sleep: Vec<Rc<Step>>,
+    /// steps of the alternatives explored here before the current one
+    pub explored: Vec<Rc<Step>>,
+    /// optimal DPOR: wakeup subtrees still to explore here, in order
+    pub wut: Vec<WNode>,
+    /// explore every option here, sleeping or not (a fallback: a guide could
+    /// not be followed, a race could not be written as a wakeup sequence, or
+    /// the event log overflowed)
+    pub explore_all: bool,
 }
 
 impl Node {
     pub fn from_choice(c: &Choice, option_procs: &[u16]) -> Node {
-        let schedule = c.kind == crate::channel::CH_SCHEDULE;
+        let schedule = c.kind == CH_SCHEDULE;
         let options = if schedule {
             option_procs[c.options as usize..c.options as usize + c.count as usize].to_vec()
         } else {
@@ -57,121 +108,59 @@ impl Node {
             backtrack: BTreeSet::from([c.chosen]),
             done: BTreeSet::from([c.chosen]),
             event: c.event,
+            sleep: vec![],
+            explored: vec![],
+            wut: vec![],
+            explore_all: false,
         }
     }
 
-    /// The next alternative to explore here, if any.
-    pub fn next(&self) -> Option<u32> {
-        if self.schedule {
-            self.backtrack.difference(&self.done).next().copied()
-        } else {
-            (self.chosen + 1 < self.count).then_some(self.chosen + 1)
-        }
+    fn asleep(&self, proc: u16) -> bool {
+        self.sleep.iter().chain(&self.explored).any(|s| s.proc == proc)
     }
 
-    /// Make sure one of `initials` (processes that can start the reversed
-    /// race) is explored here; when none of them is an option, explore all.
-    /// `preferred` (the racing process) is taken when it is one of them.
+    fn option_of(&self, proc: u16) -> Option<u32> {
+        self.options.iter().position(|&p| p == proc).map(|i| i as u32)
+    }
+
+    /// The next alternative to explore here, if any: a value not yet
+    /// taken, a backtrack entry, or the first wakeup subtree.
+    pub fn next(&self, optimal: bool) -> Option<u32> {
+        if !self.schedule {
+            return (0..self.count).find(|v| !self.done.contains(v));
+        }
+        if self.explore_all {
+            // a fallback: every option, asleep or not
+            return (0..self.count).find(|o| !self.done.contains(o));
+        }
+        let free = |&o: &u32| !self.done.contains(&o) && !self.asleep(self.options[o as usize]);
+        if optimal {
+            return self.wut.first().map(|w| self.option_of(w.step.proc).unwrap_or(u32::MAX));
+        }
+        self.backtrack.iter().copied().find(free)
+    }
+
+    /// Source DPOR: make sure one of `initials` is explored here; when none
+    /// of them is an option, explore all. `preferred` (the racing process)
+    /// is taken when it is one of them.
     fn want_one_of(&mut self, initials: &[u16], preferred: u16) {
-        let index = |q: &u16| self.options.iter().position(|p| p == q).map(|i| i as u32);
-        let candidates: Vec<u32> = initials.iter().filter_map(index).collect();
+        let candidates: Vec<u32> = initials.iter().filter_map(|&q| self.option_of(q)).collect();
         if candidates.is_empty() {
             self.backtrack.extend(0..self.count);
-        } else if !candidates.iter().any(|c| self.backtrack.contains(c)) {
-            let pick = index(&preferred).filter(|c| candidates.contains(c)).unwrap_or(candidates[0]);
+        } else if !candidates.iter().any(|&c| self.backtrack.contains(&c) || self.asleep(self.options[c as usize])) {
+            let pick = self.option_of(preferred).filter(|c| candidates.contains(c)).unwrap_or(candidates[0]);
             self.backtrack.insert(pick);
         }
     }
 }
 
-/// What an event touches, for the dependency relation.
-#[derive(Clone, Copy, Debug, Default)]
-struct Footprint {
-    proc: u16,
-    read: Option<(u64, u64)>,
-    write: Option<(u64, u64)>,
-    object: Option<u64>,
-    /// a release (mutex unlock, end of an atomic block): it orders later
-    /// acquires of its object but does not race with them
-    release: bool,
-}
-
-const ATOMIC_BLOCK_OBJECT: u64 = 1;
-
-fn footprint(e: &Event) -> Footprint {
-    let range = Some((e.addr, e.addr + (e.size as u64).max(1)));
-    let mut f = Footprint { proc: e.thread, ..Default::default() };
-    match e.kind {
-        1 => f.read = range,                           // load
-        2 if e.aux == 0 => f.write = range,           // store straight to memory
-        3 => {
-            f.proc = e.aux as u16; // flush: the buffer's process
-            f.write = range;
-        }
-        5 | 6 => {
-            f.read = range;
-            f.write = range;
-        }
-        10 | 16 | 17 => f.object = Some(e.addr),
-        11 => {
-            f.object = Some(e.addr);
-            f.release = true;
-        }
-        14 => f.object = Some(ATOMIC_BLOCK_OBJECT),
-        15 => {
-            f.object = Some(ATOMIC_BLOCK_OBJECT);
-            f.release = true;
-        }
-        18 => f.write = Some((e.addr, e.addr + e.value.max(1))),
-        _ => {}
-    }
-    f
-}
-
-fn overlap(a: Option<(u64, u64)>, b: Option<(u64, u64)>) -> bool {
-    matches!((a, b), (Some((a0, a1)), Some((b0, b1))) if a0 < b1 && b0 < a1)
-}
-
-/// Ordered by happens-before when they occur in this order.
-fn dependent(a: &Footprint, b: &Footprint) -> bool {
-    if a.proc == b.proc {
-        return true;
-    }
-    overlap(a.write, b.write)
-        || overlap(a.write, b.read)
-        || overlap(a.read, b.write)
-        || (a.object.is_some() && a.object == b.object)
-}
-
-/// A race worth reversing: dependent, and not a release against an acquire
-/// (two acquires of the same lock race; the release before an acquire only
-/// orders them, and reversing it would just block the acquirer).
+/// A race worth reversing: conflicting accesses of two processes, or two
+/// uses of one synchronisation object other than a release against an
+/// acquire (two acquires of a lock race; the release before an acquire only
+/// orders them, and reversing it would just block the acquirer). A flush
+/// against an event of its owner that waits for it only orders them too.
 fn racing(a: &Footprint, b: &Footprint) -> bool {
-    dependent(a, b) && !(a.object.is_some() && a.object == b.object && (a.release || b.release) && !overlap(a.write, b.write))
-}
-
-/// Thread events that wait for the thread's flushes so far: those that
-/// drain the buffer, and a store that had to evict the oldest entry of a
-/// full buffer first.
-fn drains(e: &Event) -> bool {
-    matches!(e.kind, 4 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 14 | 15 | 16 | 17) || (e.kind == 2 && e.aux != 1)
-}
-
-/// Vector clocks of all events in one flat table, over the processes that
-/// occur in the execution (each process id gets a dense index).
-struct Clocks {
-    width: usize,
-    index: std::collections::HashMap<u16, usize>,
-    cells: Vec<u32>,
-}
-
-impl Clocks {
-    fn index(&self, proc: u16) -> usize {
-        self.index[&proc]
-    }
-    fn row(&self, r: usize) -> &[u32] {
-        &self.cells[r * self.width..(r + 1) * self.width]
-    }
+    a.proc != b.proc && (a.memory_conflict(b) || (a.same_object(b) && !a.release() && !b.release()))
 }
 
 fn join(a: &mut [u32], b: &[u32]) {
@@ -188,15 +177,97 @@ fn epoch_of_flush(e: &Event) -> u32 {
     e.aux2 >> 8
 }
 
-/// Add backtrack points to `path` for every race in the execution `events`.
-pub fn add_backtracks(path: &mut [Node], events: &[Event]) {
-    let fps: Vec<Footprint> = events.iter().map(footprint).collect();
+/// The steps of one execution: step s starts at scheduling node `node[s]`
+/// and holds events `start[s]..end[s]`.
+struct Steps {
+    node: Vec<usize>,
+    /// the process each step ran
+    proc: Vec<u16>,
+    start: Vec<usize>,
+    end: Vec<usize>,
+    of_event: Vec<usize>,
+}
+
+const NO_STEP: usize = usize::MAX;
+
+impl Steps {
+    fn new(path: &[Node], n_events: usize) -> Steps {
+        let node: Vec<usize> = (0..path.len()).filter(|&k| path[k].schedule).collect();
+        let proc = node.iter().map(|&k| path[k].options[path[k].chosen as usize]).collect();
+        let start: Vec<usize> = node.iter().map(|&k| (path[k].event as usize).min(n_events)).collect();
+        let mut end: Vec<usize> = start.iter().skip(1).copied().collect();
+        end.push(n_events);
+        let mut of_event = vec![NO_STEP; n_events];
+        for s in 0..node.len() {
+            for slot in &mut of_event[start[s]..end[s]] {
+                *slot = s;
+            }
+        }
+        Steps { node, proc, start, end, of_event }
+    }
+
+    fn events(&self, s: usize) -> std::ops::Range<usize> {
+        self.start[s]..self.end[s]
+    }
+
+    /// The step as a reusable description (for sleep sets and wakeup trees).
+    fn describe(&self, s: usize, path: &[Node], events: &[Event]) -> Step {
+        let k = self.node[s];
+        let next = self.node.get(s + 1).copied().unwrap_or(path.len());
+        let values: Vec<u32> = path[k + 1..next].iter().map(|n| n.chosen).collect();
+        Step {
+            proc: self.proc[s],
+            fps: events[self.events(s)].iter().map(|e| e.fp).collect(),
+            open: !values.is_empty(),
+            values,
+        }
+    }
+}
+
+/// The step the execution took at scheduling node `k` of `path`.
+pub fn step_at(path: &[Node], events: &[Event], k: usize) -> Rc<Step> {
+    let steps = Steps::new(path, events.len());
+    let s = steps.node.iter().position(|&n| n == k).expect("a scheduling node");
+    Rc::new(steps.describe(s, path, events))
+}
+
+/// Happens-before over the events of one execution, as vector clocks in
+/// one flat table over the processes that occur (dense indices).
+struct Clocks {
+    width: usize,
+    index: HashMap<u16, usize>,
+    cells: Vec<u32>,
+}
+
+impl Clocks {
+    fn index(&self, proc: u16) -> usize {
+        self.index[&proc]
+    }
+    fn row(&self, r: usize) -> &[u32] {
+        &self.cells[r * self.width..(r + 1) * self.width]
+    }
+    /// event a happens before event b (or is b)
+    fn hb(&self, events: &[Event], a: usize, b: usize) -> bool {
+        let q = self.index(events[a].fp.proc);
+        self.row(b)[q] >= self.row(a)[q]
+    }
+}
+
+/// The races of an execution, as (earlier event, later event), with the
+/// happens-before clocks they were found with.
+struct Analysis {
+    clocks: Clocks,
+    races: Vec<(usize, usize)>,
+}
+
+fn analyze(events: &[Event]) -> Analysis {
+    let fp = |i: usize| &events[i].fp;
     // every process of the execution: threads (incl. spawned ones) and flush processes
-    let mut index = std::collections::HashMap::new();
+    let mut index = HashMap::new();
     let mut threads = 0usize;
-    for (e, f) in events.iter().zip(&fps) {
+    for e in events {
         let n = index.len();
-        index.entry(f.proc).or_insert(n);
+        index.entry(e.fp.proc).or_insert(n);
         if e.kind == 7 {
             let n = index.len();
             index.entry(e.aux as u16).or_insert(n);
@@ -220,19 +291,14 @@ pub fn add_backtracks(path: &mut [Node], events: &[Event]) {
     // join of the clocks of every flush of each thread's buffer(s) so far
     let mut flushed = vec![vec![0u32; width]; threads];
     let mut flushes_of: Vec<Vec<usize>> = vec![vec![]; threads];
-    // the scheduling node deciding what runs before event j
-    let sched_nodes: Vec<usize> = (0..path.len()).filter(|&k| path[k].schedule).collect();
-    let node_before = |j: usize| -> Option<usize> {
-        let pos = sched_nodes.partition_point(|&k| path[k].event as usize <= j);
-        pos.checked_sub(1).map(|i| sched_nodes[i])
-    };
-    let mut races: Vec<(usize, usize, usize)> = vec![]; // (node, j, i)
+    let mut races = vec![];
     // each flush process's buffered stores not yet flushed (FIFO), as event indices
-    let mut pending_stores: Vec<std::collections::VecDeque<usize>> = vec![Default::default(); width];
+    let mut pending_stores: Vec<VecDeque<usize>> = vec![Default::default(); width];
     let mut c = vec![0u32; width];
+    let mut covered = vec![0u32; width];
     let mut merged = vec![false; width];
     for (i, e) in events.iter().enumerate() {
-        let f = fps[i];
+        let f = fp(i);
         let p = ev.index(f.proc);
         c.copy_from_slice(&proc_clock[p]);
         if e.kind == 3 {
@@ -243,36 +309,36 @@ pub fn add_backtracks(path: &mut [Node], events: &[Event]) {
             // overlapping ones, and those before a store-store barrier
             let t = owner_of_flush(e);
             for &j in &flushes_of[t] {
-                let g = &events[j];
-                if overlap(fps[j].write, f.write) || epoch_of_flush(g) < epoch_of_flush(e) {
+                if fp(j).write_write(f) || epoch_of_flush(&events[j]) < epoch_of_flush(e) {
                     join(&mut c, ev.row(j));
                 }
             }
-        } else if drains(e) {
+        } else if e.fp.after_flushes() {
             join(&mut c, &flushed[e.thread as usize]);
         }
-        // the last earlier dependent event that does not happen before i
+        // races: dependent earlier events of other processes that happen
+        // before i through no other race or edge (the latest ones)
+        covered.copy_from_slice(&c);
         for j in (0..i).rev() {
-            let g = &fps[j];
-            if g.proc == f.proc || !racing(g, &f) {
+            let g = fp(j);
+            if g.proc == f.proc || !racing(g, f) {
                 continue;
             }
             let q = ev.index(g.proc);
-            if ev.row(j)[q] <= c[q] {
+            if ev.row(j)[q] <= covered[q] {
                 continue;
             }
-            if let Some(k) = node_before(j) {
-                races.push((k, j, i));
-            }
-            break;
+            races.push((j, i));
+            let row = ev.row(j).to_vec();
+            join(&mut covered, &row);
         }
         // happens-before from conflicts: the latest dependent event of each
         // other process dominates that process's earlier ones
         merged.iter_mut().for_each(|m| *m = false);
         merged[p] = true;
         for j in (0..i).rev() {
-            let q = ev.index(fps[j].proc);
-            if !merged[q] && dependent(&fps[j], &f) {
+            let q = ev.index(fp(j).proc);
+            if !merged[q] && fp(j).dependent(f) {
                 merged[q] = true;
                 let src = ev.row(j).to_vec();
                 join(&mut c, &src);
@@ -305,27 +371,232 @@ pub fn add_backtracks(path: &mut [Node], events: &[Event]) {
         proc_clock[p].copy_from_slice(&c);
         ev.cells[i * width..(i + 1) * width].copy_from_slice(&c);
     }
-    let hb = |a: usize, b: usize| {
-        let q = ev.index(fps[a].proc);
-        ev.row(b)[q] >= ev.row(a)[q]
-    };
-    for (k, j, i) in races {
-        // Source sets: the events after node k that need not follow j, then
-        // i; a process whose first such event has no predecessor among them
-        // can start an execution in which i comes before j.
-        let start = path[k].event as usize;
-        let mut seq: Vec<usize> = (start..i).filter(|&m| m != j && fps[m].proc != fps[j].proc && !hb(j, m)).collect();
+    Analysis { clocks: ev, races }
+}
+
+/// What the reductions need to know about one execution.
+struct Execution<'a> {
+    events: &'a [Event],
+    steps: Steps,
+    a: Analysis,
+    /// atomic blocks: the event that began the block each event is in
+    block_start: Vec<usize>,
+}
+
+impl<'a> Execution<'a> {
+    fn new(path: &[Node], events: &'a [Event]) -> Execution<'a> {
+        let mut block_start = (0..events.len()).collect::<Vec<_>>();
+        let mut open: HashMap<u16, usize> = HashMap::new();
+        for (i, e) in events.iter().enumerate() {
+            match e.kind {
+                14 => {
+                    open.insert(e.thread, i);
+                }
+                15 => {
+                    open.remove(&e.thread);
+                }
+                _ => {}
+            }
+            if let Some(&b) = open.get(&e.thread) {
+                block_start[i] = b;
+            }
+        }
+        Execution { events, steps: Steps::new(path, events.len()), a: analyze(events), block_start }
+    }
+
+    fn hb(&self, a: usize, b: usize) -> bool {
+        self.a.clocks.hb(self.events, a, b)
+    }
+
+    /// Some event of step a happens before some event of step b.
+    fn step_hb(&self, a: usize, b: usize) -> bool {
+        self.steps.events(a).any(|x| self.steps.events(b).any(|y| self.hb(x, y)))
+    }
+
+    /// The step a race's first event must be moved behind: its own, or the
+    /// first step of the atomic block it is in (nothing runs inside one).
+    fn race_step(&self, j: usize) -> Option<usize> {
+        let s = self.steps.of_event[self.block_start[j]];
+        (s != NO_STEP).then_some(s)
+    }
+
+    /// Steps after `sj` that need not follow it (no event happens after
+    /// one of its events), in execution order, up to `limit` (exclusive).
+    fn not_after(&self, sj: usize, limit: usize) -> Vec<usize> {
+        let first = self.steps.events(sj);
+        (sj + 1..limit).filter(|&s| !self.steps.events(s).any(|m| first.clone().any(|x| self.hb(x, m)))).collect()
+    }
+}
+
+/// Source DPOR: add backtrack points to `path` for every race.
+pub fn add_backtracks(path: &mut [Node], events: &[Event]) {
+    let x = Execution::new(path, events);
+    let proc = |m: usize| x.steps.proc[x.steps.of_event[m]];
+    for &(j, i) in &x.a.races {
+        let (Some(sj), si) = (x.race_step(j), x.steps.of_event[i]) else { continue };
+        if si == NO_STEP || si <= sj {
+            continue;
+        }
+        let k = x.steps.node[sj];
+        // the events after step sj that need not follow it, then i; a
+        // process whose first such event has no predecessor among them can
+        // start an execution in which i comes before j
+        let mut seq: Vec<usize> = x.not_after(sj, si).into_iter().flat_map(|s| x.steps.events(s)).collect();
         seq.push(i);
         let mut initials: Vec<u16> = vec![];
-        for (x, &m) in seq.iter().enumerate() {
-            let p = fps[m].proc;
-            if initials.contains(&p) || seq[..x].iter().any(|&l| fps[l].proc == p) {
+        for (n, &m) in seq.iter().enumerate() {
+            let p = proc(m);
+            if initials.contains(&p) || seq[..n].iter().any(|&l| proc(l) == p) {
                 continue;
             }
-            if !seq[..x].iter().any(|&l| hb(l, m)) {
+            if !seq[..n].iter().any(|&l| x.hb(l, m)) {
                 initials.push(p);
             }
         }
-        path[k].want_one_of(&initials, fps[i].proc);
+        path[k].want_one_of(&initials, proc(i));
+    }
+}
+
+/// What optimal DPOR did with the races of one execution.
+#[derive(Default, Debug)]
+pub struct Insertions {
+    pub inserted: u64,
+    pub redundant: u64,
+    /// races whose reversal could not be written as a step sequence: the
+    /// node was opened for every option instead
+    pub fallbacks: u64,
+}
+
+/// Optimal DPOR: insert a wakeup sequence for every race into the wakeup
+/// tree of the node before the race's first step.
+pub fn insert_wakeups(path: &mut [Node], events: &[Event]) -> Insertions {
+    let x = Execution::new(path, events);
+    let mut out = Insertions::default();
+    let mut described: HashMap<usize, Rc<Step>> = HashMap::new();
+    let mut describe = |s: usize, path: &[Node]| described.entry(s).or_insert_with(|| Rc::new(x.steps.describe(s, path, events))).clone();
+    for &(j, i) in &x.a.races {
+        let (Some(sj), si) = (x.race_step(j), x.steps.of_event[i]) else { continue };
+        if si == NO_STEP || si <= sj {
+            continue;
+        }
+        let k = x.steps.node[sj];
+        // the reversing sequence: every later step that need not follow sj
+        // (the rest of the execution, as in the paper), then i's step
+        let mut v: Vec<usize> = x.not_after(sj, x.steps.node.len()).into_iter().filter(|&s| s != si).collect();
+        // i's step must be able to go first: nothing in it before i may
+        // need sj (what follows i in the step may: it then runs first too)
+        if x.steps.events(si).take_while(|&m| m != i).any(|m| x.steps.events(sj).any(|y| x.hb(y, m))) {
+            if std::env::var_os("TSOIFY_DEBUG_POR").is_some() {
+                eprintln!("fallback: race {j} -> {i}, steps {sj} {:?} -> {si} {:?}", x.steps.events(sj), x.steps.events(si));
+            }
+            out.fallbacks += 1;
+            path[k].explore_all = true;
+            continue;
+        }
+        v.push(si);
+        let seq = Seq { x: &x, steps: v };
+        let node = &path[k];
+        if node.sleep.iter().chain(&node.explored).any(|z| seq.weak_initial(z)) {
+            out.redundant += 1;
+            continue;
+        }
+        let descs: HashMap<usize, Rc<Step>> = seq.steps.iter().map(|&s| (s, describe(s, path))).collect();
+        if std::env::var_os("TSOIFY_DEBUG_POR").is_some() {
+            eprintln!("race {j} -> {i} at node {k}: v = {:?}", seq.steps.iter().map(|&s| (x.steps.proc[s], x.steps.start[s])).collect::<Vec<_>>());
+        }
+        if insert(&mut path[k].wut, seq, &descs) {
+            out.inserted += 1;
+        } else {
+            out.redundant += 1;
+        }
+    }
+    out
+}
+
+/// A sequence of steps of one execution (a wakeup sequence being inserted).
+#[derive(Clone)]
+struct Seq<'a> {
+    x: &'a Execution<'a>,
+    steps: Vec<usize>,
+}
+
+impl Seq<'_> {
+    fn proc_of(&self, s: usize) -> u16 {
+        self.x.steps.proc[s]
+    }
+
+    /// Can `z` go first: it is the first step of its process in the
+    /// sequence and nothing before it there happens before it, or its
+    /// process is not in the sequence and its step is independent of all of it.
+    fn weak_initial(&self, z: &Step) -> bool {
+        match self.steps.iter().position(|&s| self.proc_of(s) == z.proc) {
+            Some(n) => !self.steps[..n].iter().any(|&l| self.x.step_hb(l, self.steps[n])),
+            None => !self.steps.iter().any(|&s| self.x.steps.events(s).any(|m| z.conflicts(&self.x.events[m].fp))),
+        }
+    }
+
+    /// The sequence after `z` has gone first.
+    fn without(&self, z: &Step) -> Seq<'_> {
+        let mut steps = self.steps.clone();
+        if let Some(n) = steps.iter().position(|&s| self.proc_of(s) == z.proc) {
+            steps.remove(n);
+        }
+        Seq { x: self.x, steps }
+    }
+}
+
+/// Insert `w` into the wakeup subtrees `children` (leftmost branch whose
+/// first step is a weak initial of `w`, recursively). False when a branch
+/// already covers `w`: a leaf is reached (from there everything is explored),
+/// or `w` is used up along an existing branch.
+fn insert(children: &mut Vec<WNode>, w: Seq, descs: &HashMap<usize, Rc<Step>>) -> bool {
+    for c in children.iter_mut() {
+        if w.weak_initial(&c.step) {
+            let rest = w.without(&c.step);
+            if c.children.is_empty() || rest.steps.is_empty() {
+                return false;
+            }
+            return insert(&mut c.children, rest, descs);
+        }
+    }
+    let mut chain: Option<WNode> = None;
+    for s in w.steps.iter().rev() {
+        chain = Some(WNode { step: descs[s].clone(), children: chain.into_iter().collect() });
+    }
+    children.extend(chain);
+    true
+}
+
+/// The runtime's guide for following a wakeup branch whose first step is
+/// taken at the divergence choice itself: that step's value choices, then
+/// for each next step down the leftmost path its process and its values.
+pub fn guide_for(branch: &WNode) -> Vec<u32> {
+    let mut g: Vec<u32> = branch.step.values.clone();
+    let mut cur = branch;
+    while let Some(next) = cur.children.first() {
+        g.push(crate::channel::GUIDE_PROC | next.step.proc as u32);
+        g.extend(&next.step.values);
+        cur = next;
+    }
+    g
+}
+
+/// After an execution that followed `branch` from scheduling node `k`: give
+/// the new scheduling nodes below it their wakeup subtrees (the siblings of
+/// the branch taken there). A node where the execution left the branch
+/// (the runtime could not follow the guide) explores every option.
+pub fn hand_down(path: &mut [Node], k: usize, branch: &WNode) {
+    let mut cur = branch;
+    for node in path[k + 1..].iter_mut().filter(|n| n.schedule) {
+        let Some(first) = cur.children.first() else { return };
+        if node.options[node.chosen as usize] != first.step.proc {
+            if std::env::var_os("TSOIFY_DEBUG_POR").is_some() {
+                eprintln!("guide left at event {}: wanted {} among {:?}", node.event, first.step.proc, node.options);
+            }
+            node.explore_all = true;
+            return;
+        }
+        node.wut = cur.children[1..].to_vec();
+        cur = first;
     }
 }

@@ -8,7 +8,8 @@
 //! every enumerated nondet value.
 
 use crate::channel::{self, Event, Server, Status};
-use crate::dpor::{self, Node};
+use crate::dpor::{self, Node, Step, WNode};
+use std::rc::Rc;
 use anyhow::Result;
 use std::collections::BTreeMap;
 use std::path::Path;
@@ -60,6 +61,9 @@ pub enum Por {
     /// equivalent ones, plus a few that a sleep set cuts short
     #[value(alias = "dpor")]
     Source,
+    /// optimal DPOR with wakeup trees: exactly one complete execution per
+    /// class of equivalent ones
+    Optimal,
 }
 
 impl Por {
@@ -67,6 +71,7 @@ impl Por {
         match self {
             Por::None => "none",
             Por::Source => "source",
+            Por::Optimal => "optimal",
         }
     }
 }
@@ -98,10 +103,28 @@ pub struct Stats {
     /// executions whose event log overflowed (reduction fell back to exhaustive there)
     pub events_truncated: u64,
     pub stopped_by: Option<&'static str>,
+    /// executions cut short because every enabled process was asleep (they
+    /// would only repeat an explored class)
+    pub sleep_blocked: u64,
+    /// optimal DPOR: wakeup sequences inserted / found covered already /
+    /// races that fell back to exploring every option at a node
+    pub wakeups_inserted: u64,
+    pub wakeups_redundant: u64,
+    pub por_fallbacks: u64,
+    /// executions where the runtime could not follow the explorer's guide
+    pub guide_broken: u64,
     /// executions ended by abort() or a deadlock that the property does not count
     pub quiet_ends: u64,
     /// executions that crashed when the property does not count a crash as a violation
     pub crashes: u64,
+}
+
+impl Stats {
+    /// Executions that ran to their end: not cut short by a sleep set, not
+    /// discarded by an assume.
+    pub fn complete(&self) -> u64 {
+        self.executions - self.sleep_blocked - self.assume_blocked
+    }
 }
 
 pub struct Exploration {
@@ -121,8 +144,17 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
         s.log_events = 1;
         s.hang_seconds = cfg.hang_seconds;
         s.prefix_len = 0;
-        s.por = (cfg.por == Por::Source) as u32;
+        s.por = (cfg.por != Por::None) as u32;
+        s.n_sleepers = 0;
+        s.guide_len = 0;
     }
+    let reduce = cfg.por != Por::None;
+    let debug = std::env::var_os("TSOIFY_DEBUG_POR").is_some();
+    let optimal = cfg.por == Por::Optimal;
+    // the sleep set handed to the runtime for the current execution
+    let mut sleepers: Vec<Rc<Step>> = vec![];
+    // optimal: the wakeup branch the current execution follows, from node `guided_at`
+    let mut guided: Option<(usize, WNode)> = None;
     let mut path: Vec<Node> = vec![];
     let start = Instant::now();
     let mut stats = Stats::default();
@@ -139,6 +171,7 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
         }
         match status {
             Status::Assume => stats.assume_blocked += 1,
+            Status::SleepBlocked => stats.sleep_blocked += 1,
             Status::StepLimit => stats.step_limited += 1,
             Status::Hang => stats.hangs += 1,
             Status::Internal | Status::Running => {
@@ -180,40 +213,87 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
                 break;
             }
         }
+        if s.flags & channel::FL_GUIDE_BROKEN != 0 {
+            stats.guide_broken += 1;
+        }
         // extend the path with the choice points this execution met first
         let prefix = s.prefix_len as usize;
         path.truncate(prefix);
         for c in &s.choices[prefix..trail_len] {
             let mut node = Node::from_choice(c, &s.option_procs);
-            if cfg.por == Por::None {
+            if !reduce {
                 node.backtrack = (0..node.count).collect();
             }
+            let asleep = &s.sleep_procs[c.sleep_first as usize..(c.sleep_first + c.sleep_n) as usize];
+            node.sleep = sleepers.iter().filter(|z| asleep.contains(&z.proc)).cloned().collect();
             path.push(node);
         }
-        if cfg.por == Por::Source {
+        if let Some((k, branch)) = guided.take() {
+            dpor::hand_down(&mut path, k, &branch);
+        }
+        let events = &s.events[..s.n_events as usize];
+        if reduce {
             if s.flags & channel::FL_EVENTS_TRUNC != 0 {
                 // no complete footprint: explore this execution's nodes in full
                 stats.events_truncated += 1;
                 for node in path.iter_mut() {
                     node.backtrack = (0..node.count).collect();
+                    node.explore_all = true;
                 }
+            } else if optimal {
+                let ins = dpor::insert_wakeups(&mut path, events);
+                stats.wakeups_inserted += ins.inserted;
+                stats.wakeups_redundant += ins.redundant;
+                stats.por_fallbacks += ins.fallbacks;
             } else {
-                dpor::add_backtracks(&mut path, &s.events[..s.n_events as usize]);
+                dpor::add_backtracks(&mut path, events);
+            }
+        }
+        if debug {
+            eprintln!("--- execution {} status {:?} prefix {} sleepers {:?}", stats.executions, status, prefix, sleepers.iter().map(|z| z.proc).collect::<Vec<_>>());
+            for (k, n) in path.iter().enumerate() {
+                eprintln!("  node {k} ev {} {} chosen {} of {:?} sleep {:?} explored {:?} bt {:?} done {:?} wut {:?}{}", n.event, if n.schedule { "S" } else { "V" }, n.chosen, n.options, n.sleep.iter().map(|z| z.proc).collect::<Vec<_>>(), n.explored.iter().map(|z| z.proc).collect::<Vec<_>>(), n.backtrack, n.done, n.wut.iter().map(|w| w.step.proc).collect::<Vec<_>>(), if n.explore_all { " ALL" } else { "" });
+            }
+            for (i, e) in events.iter().enumerate() {
+                eprintln!("  ev {i} T{} kind {} addr {:#x} aux {} fp proc {} acc {} [{:#x},{:#x})", e.thread, e.kind, e.addr, e.aux, e.fp.proc, e.fp.access, e.fp.lo, e.fp.hi);
             }
         }
         // next prefix: the deepest node with an alternative left
-        let Some(k) = (0..path.len()).rev().find(|&k| path[k].next().is_some()) else {
+        let Some(k) = (0..path.len()).rev().find(|&k| path[k].next(optimal).is_some()) else {
             stats.exhausted = true;
             break;
         };
-        let alt = path[k].next().unwrap();
+        let alt = path[k].next(optimal).unwrap();
+        if path[k].schedule && reduce {
+            // what ran here so far sleeps through the siblings
+            let step = dpor::step_at(&path, events, k);
+            path[k].explored.push(step);
+        }
         path.truncate(k + 1);
-        path[k].chosen = alt;
-        path[k].done.insert(alt);
+        let node = &mut path[k];
+        let mut guide: Vec<u32> = vec![];
+        if optimal && node.schedule && !node.explore_all && alt == u32::MAX {
+            // a wakeup branch whose first process is not an option here
+            stats.guide_broken += 1;
+            node.wut.clear();
+            node.explore_all = true;
+        }
+        let alt = if alt == u32::MAX { node.next(optimal).unwrap_or(node.chosen) } else { alt };
+        if optimal && node.schedule && !node.explore_all && !node.wut.is_empty() {
+            let branch = node.wut.remove(0);
+            guide = dpor::guide_for(&branch);
+            guided = Some((k, branch));
+        }
+        node.chosen = alt;
+        node.done.insert(alt);
+        sleepers = if reduce { node.sleep.iter().chain(if node.schedule { &node.explored[..] } else { &[] }).cloned().collect() } else { vec![] };
         for (slot, node) in s.choices.iter_mut().zip(&path) {
             slot.chosen = node.chosen;
         }
         s.prefix_len = path.len() as u32;
+        set_sleepers(s, &mut sleepers);
+        s.guide_len = guide.len().min(channel::MAX_GUIDE) as u32;
+        s.guide[..s.guide_len as usize].copy_from_slice(&guide[..s.guide_len as usize]);
         if cfg.max_executions.is_some_and(|m| stats.executions >= m) {
             stats.stopped_by = Some("max-executions");
             break;
@@ -230,4 +310,24 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
     }
     stats.seconds = start.elapsed().as_secs_f64();
     Ok(Exploration { stats, violation, outcomes })
+}
+
+/// Hand the sleep set to the runtime: each sleeping process with the
+/// footprints of its step. Steps that do not fit, and open steps (their
+/// footprint is not all they can do), are left awake (always sound: an
+/// awake process is only explored once more). `sleepers` keeps what was sent.
+fn set_sleepers(s: &mut channel::Shm, sleepers: &mut Vec<Rc<Step>>) {
+    let mut sent: Vec<Rc<Step>> = vec![];
+    let mut fps = 0usize;
+    for z in sleepers.iter() {
+        if z.open || sent.iter().any(|y| y.proc == z.proc) || sent.len() == channel::MAX_SLEEPERS || fps + z.fps.len() > channel::MAX_SLEEP_FPS || z.fps.len() > u16::MAX as usize {
+            continue;
+        }
+        s.sleepers[sent.len()] = channel::Sleeper { proc: z.proc, n: z.fps.len() as u16, first: fps as u32 };
+        s.sleep_fps[fps..fps + z.fps.len()].copy_from_slice(&z.fps);
+        fps += z.fps.len();
+        sent.push(z.clone());
+    }
+    s.n_sleepers = sent.len() as u32;
+    *sleepers = sent;
 }

@@ -107,6 +107,7 @@ fn step(n: usize, e: &Event, v: &Violation, info: &ProgramInfo) -> TraceStep {
             match e.aux {
                 1 => format!("buffered in T{}", e.thread),
                 2 => format!("buffered in T{} (buffer full: oldest entry flushed first)", e.thread),
+                3 => format!("buffered in T{} (after a flush made room)", e.thread),
                 _ => "to memory".into(),
             },
         ),
@@ -185,4 +186,34 @@ pub fn format_trace(steps: &[TraceStep]) -> String {
         ));
     }
     out
+}
+
+/// The `--stats` block: the search's counters and, when `none` (the same
+/// search without reduction) is given, the reduction it achieved.
+pub fn stats_text(s: &crate::explore::Stats, por: crate::explore::Por, none: Option<&crate::explore::Stats>) -> String {
+    use std::fmt::Write;
+    let mut t = String::new();
+    let _ = writeln!(t, "\nsearch statistics (--por {}):", por.name());
+    let _ = writeln!(t, "  executions         {} ({} complete, {} sleep-blocked, {} discarded by assume)", s.executions, s.complete(), s.sleep_blocked, s.assume_blocked);
+    let _ = writeln!(t, "  time               {:.3} s, {:.1} us/execution", s.seconds, s.seconds * 1e6 / s.executions.max(1) as f64);
+    if por == crate::explore::Por::Optimal {
+        let _ = writeln!(t, "  wakeup sequences   {} inserted, {} already covered", s.wakeups_inserted, s.wakeups_redundant);
+    }
+    if s.por_fallbacks + s.guide_broken + s.events_truncated > 0 {
+        let _ = writeln!(t, "  fallbacks          {} races explored in full, {} guides not followed, {} event logs overflowed", s.por_fallbacks, s.guide_broken, s.events_truncated);
+    }
+    if let Some(n) = none {
+        let cut = n.stopped_by.map(|why| format!(" (cut by {why}: at least)")).unwrap_or_default();
+        let _ = writeln!(
+            t,
+            "  reduction          --por none: {} executions in {:.3} s{cut}; {}{:.1}x fewer executions, {}{:.1}x less time",
+            n.executions,
+            n.seconds,
+            if n.stopped_by.is_some() { ">" } else { "" },
+            n.executions as f64 / s.executions.max(1) as f64,
+            if n.stopped_by.is_some() { ">" } else { "" },
+            n.seconds / s.seconds.max(1e-9)
+        );
+    }
+    t
 }

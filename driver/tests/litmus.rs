@@ -2,8 +2,10 @@
 //! outcomes reachable under SC, TSO and PSO must equal the expected set in
 //! its .expect file exactly (the sets come from tests/litmus/oracle.py, an
 //! independent brute-force model; `oracle.py --check` verifies them and the
-//! published table). Every test runs with partial order reduction and, where the program is small enough, also exhaustively (`--por none`),
-//! so the reduction is checked against both the oracle and full search.
+//! published table). Every test runs with both reductions (`--por source`
+//! and `--por optimal`) and, where the program is small enough, also
+//! exhaustively (`--por none`), so each reduction is checked against both
+//! the oracle and full search.
 
 mod common;
 use common::*;
@@ -49,7 +51,7 @@ fn check(name: &str, searches: Searches) {
         };
         let mut want = want.clone();
         want.sort();
-        let pors: &[&str] = if searches == Searches::DporAndNone { &["source", "none"] } else { &["source"] };
+        let pors: &[&str] = if searches == Searches::DporAndNone { &["source", "optimal", "none"] } else { &["source", "optimal"] };
         for por in pors {
             let (_, summary) = verify_json(&prog, &["--outcomes", "--model", m, "--buffer-size", "0", "--por", por]);
             assert_eq!(outcomes(&summary), want, "{name} under {m} with --por {por}: reachable outcomes differ from the expected set");

@@ -1,8 +1,10 @@
-//! The reduction is checked against exhaustive search: with bounded buffers
-//! under TSO and PSO (where eviction creates extra dependencies, and under
-//! PSO a choice of which entry leaves) the outcome sets of
-//! `--por dpor` and `--por none` must be equal, and on the bundled programs
-//! (locks, deadlock, fences, atomics) the verdicts must be equal.
+//! The reductions are checked against exhaustive search: with bounded
+//! buffers under TSO and PSO (where eviction creates extra dependencies, and
+//! under PSO a choice of which entry leaves) the outcome sets of
+//! `--por source`, `--por optimal` and `--por none` must be equal, and on
+//! the bundled programs (locks, deadlock, fences, atomics) the verdicts must
+//! be equal. Known trace counts pin down that optimal DPOR explores exactly
+//! one complete execution per class.
 
 mod common;
 use common::*;
@@ -20,9 +22,10 @@ fn bounded_buffers_reduced_equals_exhaustive() {
         for model in ["tso", "pso"] {
             for k in [1, 2] {
                 let none = outcome_set(&prog, model, k, "none");
-                let dpor = outcome_set(&prog, model, k, "source");
                 assert!(!none.is_empty(), "{name}: no outcomes");
-                assert_eq!(dpor, none, "{name} under {model} with K={k}");
+                for por in ["source", "optimal"] {
+                    assert_eq!(outcome_set(&prog, model, k, por), none, "{name} under {model} with K={k}, --por {por}");
+                }
             }
         }
     }
@@ -73,7 +76,57 @@ fn verdicts_of_bundled_programs_agree() {
                 let (code, out, err) = run_verify(&args);
                 (code, out.lines().next().unwrap_or(&err).to_string())
             };
-            assert_eq!(run("source"), run("none"), "{} {flags:?} under {model}", src.display());
+            let none = run("none");
+            for por in ["source", "optimal"] {
+                assert_eq!(run(por), none, "{} {flags:?} under {model}, --por {por}", src.display());
+            }
         }
     }
+}
+
+/// Complete executions (not cut by a sleep set) of `prog` under SC.
+fn complete_executions(src: &str, n: u32, por: &str) -> (u64, u64, usize) {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("s.json");
+    let define = format!("-DN={n}");
+    let (code, out, err) = run_verify(&["--model", "sc", "--por", por, "--outcomes", "--json", json.to_str().unwrap(), &define, repo().join(src).to_str().unwrap()]);
+    assert_eq!(code, 0, "{src} N={n}: {out}{err}");
+    let s: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+    (s["complete"].as_u64().unwrap(), s["sleep_blocked"].as_u64().unwrap(), s["outcomes"].as_array().unwrap().len())
+}
+
+fn factorial(n: u64) -> u64 {
+    (1..=n).product()
+}
+
+/// Families with known numbers of Mazurkiewicz traces under SC: optimal
+/// DPOR explores exactly one complete execution per trace, and none is cut
+/// short by a sleep set.
+#[test]
+fn optimal_dpor_explores_one_execution_per_trace() {
+    for n in [2, 3, 4] {
+        // N writers of one variable: the writes conflict pairwise, N! orders
+        let (complete, blocked, _) = complete_executions("tests/programs/counts/writers.c", n, "optimal");
+        assert_eq!((complete, blocked), (factorial(n as u64), 0), "writers N={n}");
+        // N writers of N variables: nothing conflicts, one trace
+        let (complete, blocked, _) = complete_executions("tests/programs/counts/independent.c", n, "optimal");
+        assert_eq!((complete, blocked), (1, 0), "independent N={n}");
+    }
+    for n in [1, 2, 3] {
+        // a reader and N writers of one variable: N+1 values to read (the
+        // reads-from classes, seen as outcomes), (N+1)! traces, since the
+        // writes' order is a dependency too
+        let (complete, blocked, values) = complete_executions("tests/programs/counts/reader.c", n, "optimal");
+        assert_eq!((complete, blocked, values), (factorial(n as u64 + 1), 0, n as usize + 1), "reader N={n}");
+    }
+}
+
+/// Source DPOR with sleep sets reaches the same counts on these families
+/// (it is optimal when no sleep set blocks), far below exhaustive search.
+#[test]
+fn source_dpor_counts_on_known_families() {
+    let (complete, _, _) = complete_executions("tests/programs/counts/writers.c", 3, "source");
+    assert_eq!(complete, 6);
+    let (none, _, _) = complete_executions("tests/programs/counts/writers.c", 3, "none");
+    assert!(none > 100 * complete, "exhaustive search: {none} executions");
 }

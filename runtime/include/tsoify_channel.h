@@ -13,19 +13,26 @@
 #include <stdint.h>
 
 #define TSOIFY_CHANNEL_MAGIC   0x54534f49u /* "TSOI" */
-#define TSOIFY_CHANNEL_VERSION 4u
+#define TSOIFY_CHANNEL_VERSION 5u
 #define TSOIFY_MAX_CHOICES     (1u << 18)
 #define TSOIFY_MAX_EVENTS      (1u << 17)
 #define TSOIFY_OUTCOME_BYTES   4096u
 #define TSOIFY_MESSAGE_BYTES   512u
 #define TSOIFY_MAX_OPTIONS     (1u << 20)
+#define TSOIFY_MAX_SLEEPERS    256u
+#define TSOIFY_MAX_SLEEP_FPS   8192u
+#define TSOIFY_MAX_SLEEP_PROCS (1u << 20)
+#define TSOIFY_MAX_GUIDE       (1u << 16)
 /* process ids in option lists: thread t is t; under TSO the flush process
  * of thread t's buffer is TSOIFY_FLUSH_PROC + t; under PSO each (thread,
  * address) buffer is its own flush process, numbered from
- * TSOIFY_PSO_FLUSH_PROC in the order the execution first stores there (so
- * the numbering replays identically along any replayed prefix) */
+ * TSOIFY_PSO_FLUSH_PROC + t * TSOIFY_PSO_PROCS_PER_THREAD + k for the k-th
+ * distinct address thread t stores to (so the number depends only on t's
+ * own program order, and stays the same when the explorer reorders the
+ * steps of different threads) */
 #define TSOIFY_FLUSH_PROC      64u
 #define TSOIFY_PSO_FLUSH_PROC  128u
+#define TSOIFY_PSO_PROCS_PER_THREAD 512u
 
 enum tsoify_model { TSOIFY_MODEL_SC = 0, TSOIFY_MODEL_TSO = 1, TSOIFY_MODEL_PSO = 2 };
 
@@ -42,11 +49,15 @@ enum tsoify_status {
   TSOIFY_ST_INTERNAL = 8,  /* runtime limit or misuse; message says which */
   TSOIFY_ST_CRASH = 9,     /* set by the fork server: killed by a signal */
   TSOIFY_ST_HANG = 10,     /* set by the fork server: wall-clock limit */
+  TSOIFY_ST_SLEEP_BLOCKED = 11, /* every enabled process was asleep: the
+                                   execution would repeat an explored one */
 };
 
 /* Flags of one execution. */
 #define TSOIFY_FL_NONDET_SAMPLED  1u /* a wide nondet value was sampled, not enumerated */
 #define TSOIFY_FL_EVENTS_TRUNC    2u /* event log full */
+#define TSOIFY_FL_GUIDE_BROKEN    4u /* the guide named a process that was not enabled */
+#define TSOIFY_FL_SLEEP_TRUNC     8u /* sleep_procs[] full: later choices report no sleepers */
 
 /* What a choice point chose between. */
 enum tsoify_choice_kind {
@@ -62,12 +73,53 @@ struct tsoify_choice {
   uint16_t thread; /* thread that was at the choice point */
   uint32_t event;  /* index of the next event when the choice was made */
   uint32_t options; /* SCHEDULE: index in option_procs[] of its `count` process ids */
+  uint32_t sleep_first; /* new choices: index in sleep_procs[] of the processes */
+  uint32_t sleep_n;     /* asleep at this choice (see sleep sets below) */
+};
+
+/* What an event touches, for the dependency relation of the explorer's
+ * partial order reduction and of the runtime's sleep sets. Defined once, in
+ * rt_event(). Two footprints are dependent when they belong to the same
+ * process, when their [lo, hi) memory ranges overlap and one writes, when
+ * both use the same synchronisation object (lo), or when one is a flush of
+ * a buffer of thread `owner` and the other an event of that thread that
+ * waits for its flushes (TSOIFY_FP_AFTER_FLUSHES: it drains the buffer, or
+ * needs room in a bounded one). The last two kinds only order events; they
+ * are never races to reverse (nor is a release against an acquire). */
+#define TSOIFY_FP_READ    1u
+#define TSOIFY_FP_WRITE   2u
+#define TSOIFY_FP_SYNC    4u /* lo is a synchronisation object, not memory */
+#define TSOIFY_FP_RELEASE 8u /* the release of that object: orders later acquires, does not race with them */
+#define TSOIFY_FP_FLUSH   16u /* a flush of a buffer of thread `owner` */
+#define TSOIFY_FP_AFTER_FLUSHES 32u /* waits for the flushes of thread `owner`'s buffers so far */
+/* synchronisation objects that are not program addresses */
+#define TSOIFY_OBJ_ATOMIC_BLOCK 1u
+#define TSOIFY_OBJ_THREAD_TABLE 2u /* pthread_create: thread ids are handed out in order */
+
+struct tsoify_footprint {
+  uint64_t lo, hi;
+  uint16_t proc;   /* the process the event belongs to */
+  uint16_t owner;  /* FLUSH / AFTER_FLUSHES: the thread whose buffers */
+  uint8_t access;  /* TSOIFY_FP_* bits; 0 = touches nothing another process sees */
+  uint8_t pad[3];
+};
+
+/* A sleeping process (explorer -> runtime): its next step, as the explorer
+ * saw it in an earlier execution, is fps[first .. first+n). The process is
+ * not scheduled at a new choice point until an executed event is dependent
+ * with one of those footprints (then it wakes up for the rest of the
+ * execution). */
+struct tsoify_sleeper {
+  uint16_t proc;
+  uint16_t n;
+  uint32_t first;
 };
 
 enum tsoify_event_kind {
   TSOIFY_EV_LOAD = 1,        /* aux: TSOIFY_SRC_* bits */
   TSOIFY_EV_STORE = 2,       /* aux: 0 = written to memory, 1 = buffered, 2 = buffered after evicting
-                                the oldest entry; aux2: flush process that will write it */
+                                the oldest entry, 3 = buffered after waiting for a flush to make
+                                room (under reduction); aux2: flush process that will write it */
   TSOIFY_EV_FLUSH = 3,       /* a buffered store reaches memory; aux = flush process,
                                 aux2 = owner thread | barrier epoch << 8 (PSO) */
   TSOIFY_EV_FENCE = 4,       /* aux: entries drained */
@@ -99,6 +151,7 @@ struct tsoify_event {
   uint64_t value;  /* first 8 bytes, little-endian */
   uint32_t aux;
   uint32_t aux2;
+  struct tsoify_footprint fp;
 };
 
 struct tsoify_shm {
@@ -113,6 +166,16 @@ struct tsoify_shm {
   uint32_t por;        /* 1 = the explorer reduces: offer every possible flush */
   uint32_t n_options;  /* result: entries used in option_procs[] */
   uint32_t busy;       /* 1 while an execution runs (the worker died inside one if still set) */
+  /* Partial order reduction (explorer -> runtime). After the last prefix
+   * choice the processes in sleepers[] are asleep. Then the choices follow
+   * guide[] while it lasts: an entry with TSOIFY_GUIDE_PROC set names the
+   * process to schedule (low 16 bits), any other entry is the alternative
+   * to take at a value choice. Past the guide a scheduling choice takes the
+   * first option that is not asleep (all asleep: SLEEP_BLOCKED); a value
+   * choice takes 0. */
+  uint32_t n_sleepers;
+  uint32_t guide_len;
+  uint32_t n_sleep_procs; /* result: entries used in sleep_procs[] */
   /* results: written by the runtime */
   uint32_t trail_len;
   uint32_t status;     /* enum tsoify_status */
@@ -128,7 +191,17 @@ struct tsoify_shm {
   struct tsoify_choice choices[TSOIFY_MAX_CHOICES];
   struct tsoify_event events[TSOIFY_MAX_EVENTS];
   uint16_t option_procs[TSOIFY_MAX_OPTIONS];
+  struct tsoify_sleeper sleepers[TSOIFY_MAX_SLEEPERS];
+  struct tsoify_footprint sleep_fps[TSOIFY_MAX_SLEEP_FPS];
+  uint32_t guide[TSOIFY_MAX_GUIDE];
+  uint16_t sleep_procs[TSOIFY_MAX_SLEEP_PROCS];
 };
+
+#define TSOIFY_GUIDE_PROC 0x80000000u
+
+/* Both sides assert this size, so a layout change shows up at compile time. */
+#define TSOIFY_SHM_BYTES 19339872u
+_Static_assert(sizeof(struct tsoify_shm) == TSOIFY_SHM_BYTES, "update TSOIFY_SHM_BYTES here and SHM_BYTES in channel.rs");
 
 /* Fork-server protocol on the control pipes: the explorer writes one
  * uint32_t command, the server answers with one uint32_t. */

@@ -29,21 +29,29 @@ void __tsoify_load(const void *addr, void *dst, uint64_t size, uint32_t order, u
   }
 }
 
-static void store_sched(void *addr, uint64_t size) {
+/* Returns the order to store with: marked RT_ORDER_WAITED when the store
+ * had to wait for room in a full buffer (so its event says so: it happens
+ * after a flush of its thread's buffer). */
+static uint32_t store_sched(void *addr, uint64_t size, uint32_t order) {
   rt_pending(PEND_WRITE, addr, size);
+  int room = rt_mm_model() != TSOIFY_MODEL_SC && order != ORD_SEQ_CST;
+  if (rt_mm_model() != TSOIFY_MODEL_SC) rt_pending_need(room ? NEED_ROOM : NEED_EMPTY);
   rt_sched_point();
+  return room ? order | RT_ORDER_WAITED : order;
 }
 
 void __tsoify_store(void *addr, const void *src, uint64_t size, uint32_t order, uint32_t loc) {
-  if (rt_mm_store_needs_sched(rt_cur, order)) store_sched(addr, size);
+  uint32_t how = order;
+  if (rt_mm_store_needs_sched(rt_cur, order)) how = store_sched(addr, size, order);
   if (size <= RT_ENTRY_BYTES) {
-    rt_mm_store(rt_cur, addr, (uint32_t)size, src, order, loc);
+    rt_mm_store(rt_cur, addr, (uint32_t)size, src, how, loc);
     return;
   }
   for (uint64_t off = 0; off < size; off += RT_ENTRY_BYTES) {
     uint32_t n = (uint32_t)(size - off < RT_ENTRY_BYTES ? size - off : RT_ENTRY_BYTES);
-    if (off && rt_mm_store_needs_sched(rt_cur, order)) store_sched((char *)addr + off, n);
-    rt_mm_store(rt_cur, (char *)addr + off, n, (const char *)src + off, order, loc);
+    if (off && rt_mm_store_needs_sched(rt_cur, order)) how = store_sched((char *)addr + off, n, order);
+    rt_mm_store(rt_cur, (char *)addr + off, n, (const char *)src + off, how, loc);
+    how = order;
   }
 }
 
@@ -64,6 +72,7 @@ void __tsoify_fence(uint32_t order, uint32_t loc) {
 /* A locked instruction: scheduling point, drain, then act on memory. */
 static void locked_prologue(void *addr, uint64_t size, uint32_t loc) {
   rt_pending(PEND_WRITE, addr, size);
+  rt_pending_need(NEED_EMPTY);
   rt_sched_point();
   rt_mm_drain(rt_cur, loc);
 }

@@ -24,34 +24,161 @@ static uint32_t standalone_pick(uint32_t n) {
   return (uint32_t)(rt_random_state % n);
 }
 
-uint32_t rt_choose(uint32_t n, int kind) {
-  if (n <= 1) return 0;
+/* ---- sleep sets and the guide (see tsoify_channel.h) ---- */
+
+/* Per execution (the data segment is restored between executions). */
+static int sleep_active;   /* the sleepers apply from the end of the prefix on */
+static uint8_t awake[TSOIFY_MAX_SLEEPERS];
+static uint32_t guide_pos;
+static int guide_off;
+
+static int fp_dependent(const struct tsoify_footprint *a, const struct tsoify_footprint *b) {
+  if (a->proc == b->proc) return 1;
+  if ((a->access & TSOIFY_FP_FLUSH) && (b->access & TSOIFY_FP_AFTER_FLUSHES) && a->owner == b->owner) return 1;
+  if ((b->access & TSOIFY_FP_FLUSH) && (a->access & TSOIFY_FP_AFTER_FLUSHES) && a->owner == b->owner) return 1;
+  if ((a->access & TSOIFY_FP_SYNC) && (b->access & TSOIFY_FP_SYNC)) return a->lo == b->lo;
+  if ((a->access | b->access) & TSOIFY_FP_SYNC) return 0;
+  unsigned mem = TSOIFY_FP_READ | TSOIFY_FP_WRITE;
+  if (!((a->access | b->access) & TSOIFY_FP_WRITE) || !(a->access & mem) || !(b->access & mem)) return 0;
+  return a->lo < b->hi && b->lo < a->hi;
+}
+
+/* An executed event wakes every sleeper whose next step depends on it. */
+static void wake_sleepers(const struct tsoify_footprint *f) {
+  struct tsoify_shm *s = rt_shm;
+  for (uint32_t i = 0; i < s->n_sleepers; i++) {
+    if (awake[i]) continue;
+    const struct tsoify_sleeper *z = &s->sleepers[i];
+    for (uint32_t k = 0; k < z->n; k++)
+      if (fp_dependent(&s->sleep_fps[z->first + k], f)) {
+        awake[i] = 1;
+        break;
+      }
+  }
+}
+
+static int asleep(uint16_t proc) {
+  struct tsoify_shm *s = rt_shm;
+  if (!sleep_active) return 0;
+  for (uint32_t i = 0; i < s->n_sleepers; i++)
+    if (!awake[i] && s->sleepers[i].proc == proc) return 1;
+  return 0;
+}
+
+/* Record who is asleep at new choice k, for the explorer. */
+static void report_sleepers(struct tsoify_choice *c) {
+  struct tsoify_shm *s = rt_shm;
+  c->sleep_first = s->n_sleep_procs;
+  c->sleep_n = 0;
+  if (!sleep_active || (s->flags & TSOIFY_FL_SLEEP_TRUNC)) return;
+  for (uint32_t i = 0; i < s->n_sleepers; i++) {
+    if (awake[i]) continue;
+    if (s->n_sleep_procs >= TSOIFY_MAX_SLEEP_PROCS) {
+      s->flags |= TSOIFY_FL_SLEEP_TRUNC;
+      c->sleep_n = 0;
+      return;
+    }
+    s->sleep_procs[s->n_sleep_procs++] = s->sleepers[i].proc;
+    c->sleep_n++;
+  }
+}
+
+/* The guide's next entry, if it is of the wanted kind (else the guide is
+ * abandoned: the explorer learns so from the flag). */
+static int guide_next(int want_proc, uint32_t *out) {
+  struct tsoify_shm *s = rt_shm;
+  if (guide_off || guide_pos >= s->guide_len) return 0;
+  uint32_t g = s->guide[guide_pos];
+  if (((g & TSOIFY_GUIDE_PROC) != 0) != want_proc) {
+    guide_off = 1;
+    s->flags |= TSOIFY_FL_GUIDE_BROKEN;
+    return 0;
+  }
+  guide_pos++;
+  *out = g & ~TSOIFY_GUIDE_PROC;
+  return 1;
+}
+
+static void guide_broken(void) {
+  guide_off = 1;
+  rt_shm->flags |= TSOIFY_FL_GUIDE_BROKEN;
+}
+
+/* The choice at trail index k: replayed from the prefix, or taken by `pick`
+ * for a new one. */
+static struct tsoify_choice *record(uint32_t n, int kind) {
   struct tsoify_shm *s = rt_shm;
   uint32_t k = s->trail_len;
   if (k >= TSOIFY_MAX_CHOICES) rt_end(TSOIFY_ST_INTERNAL, 0, "more than %u choice points in one execution", TSOIFY_MAX_CHOICES);
-  uint32_t v = k < s->prefix_len ? s->choices[k].chosen : standalone_pick(n);
-  if (v >= n)
-    rt_end(TSOIFY_ST_INTERNAL, 0,
-           "replay diverged at choice %u (%u of %u): the program is not deterministic under a fixed schedule", k, v, n);
   struct tsoify_choice *c = &s->choices[k];
-  c->chosen = v;
   c->count = n;
   c->kind = (uint16_t)kind;
   c->thread = (uint16_t)rt_cur;
   c->event = s->n_events;
   s->trail_len = k + 1;
+  return c;
+}
+
+static uint32_t replayed(struct tsoify_choice *c, uint32_t k, uint32_t n) {
+  struct tsoify_shm *s = rt_shm;
+  uint32_t v = c->chosen;
+  if (v >= n)
+    rt_end(TSOIFY_ST_INTERNAL, 0,
+           "replay diverged at choice %u (%u of %u): the program is not deterministic under a fixed schedule", k, v, n);
+  if (k + 1 == s->prefix_len) sleep_active = 1;
   return v;
 }
 
-uint32_t rt_choose_proc(uint32_t n, const uint16_t *procs) {
+uint32_t rt_choose(uint32_t n, int kind) {
   if (n <= 1) return 0;
+  struct tsoify_shm *s = rt_shm;
+  uint32_t k = s->trail_len;
+  struct tsoify_choice *c = record(n, kind);
+  if (k < s->prefix_len) return replayed(c, k, n);
+  if (s->prefix_len == 0) sleep_active = 1;
+  report_sleepers(c);
+  uint32_t v = 0;
+  if (guide_next(0, &v)) {
+    if (v >= n) guide_broken(), v = 0;
+  } else if (!s->guide_len && !s->n_sleepers) {
+    v = standalone_pick(n);
+  }
+  c->chosen = v;
+  return v;
+}
+
+/* A scheduling choice among processes. Recorded even with one option, so
+ * that every step of an execution (one process running from one scheduling
+ * point to the next) starts at a choice the explorer can see. */
+uint32_t rt_choose_proc(uint32_t n, const uint16_t *procs) {
   struct tsoify_shm *s = rt_shm;
   uint32_t base = s->n_options;
   if (base + n > TSOIFY_MAX_OPTIONS) rt_end(TSOIFY_ST_INTERNAL, 0, "more than %u scheduling options in one execution", TSOIFY_MAX_OPTIONS);
   memcpy(&s->option_procs[base], procs, n * sizeof *procs);
   s->n_options = base + n;
-  uint32_t v = rt_choose(n, TSOIFY_CH_SCHEDULE);
-  s->choices[s->trail_len - 1].options = base;
+  uint32_t k = s->trail_len;
+  struct tsoify_choice *c = record(n, TSOIFY_CH_SCHEDULE);
+  c->options = base;
+  if (k < s->prefix_len) return replayed(c, k, n);
+  if (s->prefix_len == 0) sleep_active = 1;
+  report_sleepers(c);
+  uint32_t want, v = n;
+  if (guide_next(1, &want)) {
+    /* a guided step is taken even if its process looks asleep: the
+     * explorer checked that it is not redundant */
+    for (uint32_t i = 0; i < n && v == n; i++)
+      if (procs[i] == want) v = i;
+    if (v == n) guide_broken();
+  } else if (n > 1 && !s->guide_len && !s->n_sleepers) {
+    v = standalone_pick(n);
+  }
+  for (uint32_t i = 0; i < n && v == n; i++)
+    if (!asleep(procs[i])) v = i;
+  if (v == n) {
+    s->trail_len = k; /* no step starts here: the choice is not part of the trail */
+    rt_end(TSOIFY_ST_SLEEP_BLOCKED, 0, 0);
+  }
+  c->chosen = v;
   return v;
 }
 
@@ -61,9 +188,55 @@ uint64_t rt_value_of(const void *bytes, uint32_t size) {
   return v;
 }
 
+/* The footprint of an event (see tsoify_channel.h): the one definition of
+ * what each operation touches. */
+static void footprint(struct tsoify_footprint *f, int kind, uint64_t addr, uint32_t size, uint64_t value, uint32_t aux) {
+  memset(f, 0, sizeof *f);
+  f->proc = (uint16_t)rt_cur;
+  f->lo = addr;
+  f->hi = addr + (size ? size : 1);
+  switch (kind) {
+  case TSOIFY_EV_LOAD: f->access = TSOIFY_FP_READ; break;
+  case TSOIFY_EV_STORE: f->access = aux == 0 ? TSOIFY_FP_WRITE : 0; break; /* buffered: unseen until flushed */
+  case TSOIFY_EV_FLUSH: f->access = TSOIFY_FP_WRITE | TSOIFY_FP_FLUSH, f->proc = (uint16_t)aux; break;
+  case TSOIFY_EV_RMW:
+  case TSOIFY_EV_CMPXCHG: f->access = TSOIFY_FP_READ | TSOIFY_FP_WRITE; break;
+  case TSOIFY_EV_FREE: f->access = TSOIFY_FP_WRITE, f->hi = addr + (value ? value : 1); break;
+  case TSOIFY_EV_LOCK:
+  case TSOIFY_EV_COND_WAIT:
+  case TSOIFY_EV_COND_SIGNAL: f->access = TSOIFY_FP_SYNC; break;
+  case TSOIFY_EV_UNLOCK: f->access = TSOIFY_FP_SYNC | TSOIFY_FP_RELEASE; break;
+  case TSOIFY_EV_ATOMIC_BEGIN: f->access = TSOIFY_FP_SYNC, f->lo = TSOIFY_OBJ_ATOMIC_BLOCK; break;
+  case TSOIFY_EV_ATOMIC_END: f->access = TSOIFY_FP_SYNC | TSOIFY_FP_RELEASE, f->lo = TSOIFY_OBJ_ATOMIC_BLOCK; break;
+  case TSOIFY_EV_SPAWN: f->access = TSOIFY_FP_SYNC, f->lo = TSOIFY_OBJ_THREAD_TABLE; break;
+  default: break;
+  }
+  if (f->access & TSOIFY_FP_SYNC) f->hi = f->lo + 1;
+  f->owner = (uint16_t)rt_cur; /* a flush is logged as its owner's event */
+  /* Thread events that wait for the thread's flushes so far: those that
+   * drain its buffer, a store that evicted or waited for room, and with
+   * bounded buffers every buffered store (whether it fits depends on how
+   * many entries have left). */
+  int bounded = rt_shm->bound && rt_shm->model != TSOIFY_MODEL_SC;
+  switch (kind) {
+  case TSOIFY_EV_FENCE: case TSOIFY_EV_RMW: case TSOIFY_EV_CMPXCHG: case TSOIFY_EV_SPAWN: case TSOIFY_EV_JOIN:
+  case TSOIFY_EV_EXIT: case TSOIFY_EV_LOCK: case TSOIFY_EV_UNLOCK: case TSOIFY_EV_ATOMIC_BEGIN:
+  case TSOIFY_EV_ATOMIC_END: case TSOIFY_EV_COND_WAIT: case TSOIFY_EV_COND_SIGNAL:
+    f->access |= TSOIFY_FP_AFTER_FLUSHES;
+    break;
+  case TSOIFY_EV_STORE:
+    if (aux != 1 || bounded) f->access |= TSOIFY_FP_AFTER_FLUSHES;
+    break;
+  default: break;
+  }
+}
+
 void rt_event(int kind, const void *addr, uint32_t size, uint64_t value, uint32_t loc, uint32_t aux,
               uint32_t aux2) {
   struct tsoify_shm *s = rt_shm;
+  struct tsoify_footprint f;
+  footprint(&f, kind, (uint64_t)(uintptr_t)addr, size, value, aux);
+  if (sleep_active && s->n_sleepers) wake_sleepers(&f);
   if (!s->log_events) return;
   if (s->n_events >= TSOIFY_MAX_EVENTS) {
     s->flags |= TSOIFY_FL_EVENTS_TRUNC;
@@ -78,6 +251,7 @@ void rt_event(int kind, const void *addr, uint32_t size, uint64_t value, uint32_
   e->value = value;
   e->aux = aux;
   e->aux2 = aux2;
+  e->fp = f;
 }
 
 _Noreturn void rt_end(int status, uint32_t loc, const char *fmt, ...) {
@@ -91,7 +265,7 @@ _Noreturn void rt_end(int status, uint32_t loc, const char *fmt, ...) {
     vsnprintf(s->message, sizeof s->message, fmt, ap);
     va_end(ap);
   }
-  if (status != TSOIFY_ST_DONE && status != TSOIFY_ST_ASSUME)
+  if (status != TSOIFY_ST_DONE && status != TSOIFY_ST_ASSUME && status != TSOIFY_ST_SLEEP_BLOCKED)
     rt_event(TSOIFY_EV_ERROR, 0, 0, (uint64_t)status, loc, 0, 0);
   extern void rt_standalone_report(void);
   rt_standalone_report();

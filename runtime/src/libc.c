@@ -1,9 +1,12 @@
 /* libc.c - the C library calls the pass redirects here: the heap,
  * __VERIFIER_*, assert/abort/exit, and outcome reporting.
  *
- * The heap is a bump arena in memory the runtime reserved before the fork
- * loop: deterministic addresses in every execution, and (for a later
- * persistent mode) trivially restored by resetting one pointer. */
+ * The heap is a bump arena per thread in memory the runtime reserved before
+ * the fork loop: deterministic addresses in every execution, restored by
+ * resetting one pointer per thread, and independent of how the steps of
+ * different threads interleave (so malloc needs no scheduling point and is
+ * no dependency for partial order reduction, and an address seen in one
+ * execution names the same block in every reordering of it). */
 #include <limits.h>
 #include <stdarg.h>
 #include <stdio.h>
@@ -13,27 +16,35 @@
 #include "rt.h"
 
 #define HEAP_BYTES (1ull << 32) /* reserved, not committed */
+#define HEAP_SLICE (HEAP_BYTES / RT_MAX_THREADS)
 #define HEAP_ALIGN 16
 
 struct block { uint64_t size; uint64_t freed; };
 
-static char *heap_base, *heap_top;
+static char *heap_base;
+static char *heap_top[RT_MAX_THREADS]; /* data segment: restored with it */
 
 void rt_heap_init(void) {
   heap_base = mmap(0, HEAP_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (heap_base == MAP_FAILED) abort();
-  heap_top = heap_base;
+  for (int t = 0; t < RT_MAX_THREADS; t++) heap_top[t] = heap_base + (size_t)t * HEAP_SLICE;
 }
 
 /* Called after an execution, before the data segment (and with it
  * heap_top) is restored: calloc relies on arena memory being zero. */
-void rt_heap_scrub(void) { memset(heap_base, 0, (size_t)(heap_top - heap_base)); }
+void rt_heap_scrub(void) {
+  for (int t = 0; t < RT_MAX_THREADS; t++) {
+    char *base = heap_base + (size_t)t * HEAP_SLICE;
+    if (heap_top[t] > base) memset(base, 0, (size_t)(heap_top[t] - base));
+  }
+}
 
 void *__tsoify_malloc(size_t n) {
   size_t total = (sizeof(struct block) + n + HEAP_ALIGN - 1) & ~(size_t)(HEAP_ALIGN - 1);
-  if ((size_t)(heap_top - heap_base) + total > HEAP_BYTES) return 0;
-  struct block *b = (struct block *)heap_top;
-  heap_top += total;
+  char *base = heap_base + (size_t)rt_cur * HEAP_SLICE;
+  if (n > HEAP_SLICE || (size_t)(heap_top[rt_cur] - base) + total > HEAP_SLICE) return 0;
+  struct block *b = (struct block *)heap_top[rt_cur];
+  heap_top[rt_cur] += total;
   b->size = n;
   b->freed = 0;
   return b + 1; /* fresh pages are zero; malloc'd memory is not promised to be */
@@ -47,7 +58,8 @@ void *__tsoify_calloc(size_t n, size_t m) {
 void __tsoify_free(void *p) {
   if (!p) return;
   struct block *b = (struct block *)p - 1;
-  if ((char *)b < heap_base || (char *)b >= heap_top) rt_end(TSOIFY_ST_ABORT, rt_cur_loc, "free() of a pointer that malloc did not return");
+  size_t arena = (size_t)((char *)b - heap_base) / HEAP_SLICE;
+  if ((char *)b < heap_base || arena >= RT_MAX_THREADS || (char *)b >= heap_top[arena]) rt_end(TSOIFY_ST_ABORT, rt_cur_loc, "free() of a pointer that malloc did not return");
   if (b->freed) rt_end(TSOIFY_ST_ABORT, rt_cur_loc, "double free");
   rt_mm_drop(rt_cur, p, b->size);
   b->freed = 1;

@@ -40,21 +40,24 @@ struct buffer {
 
 static struct buffer buffers[RT_MAX_THREADS];
 
-/* PSO flush processes: (thread, address) -> process id, made on the first
- * store there in an execution (this table lives in the data segment, so the
- * worker's restore empties it between executions). */
-#define PSO_PROCS 4096u
-static struct { uintptr_t addr; int thread; } pso_procs[PSO_PROCS];
-static uint32_t n_pso_procs;
+/* PSO flush processes: (thread, address) -> process id, numbered per thread
+ * in the order the thread first stores to each address in an execution.
+ * The address lists live outside the data segment (restoring them would
+ * cost a copy per execution); the counts live inside it, so the worker's
+ * restore empties every list. */
+static uintptr_t *pso_addrs; /* [RT_MAX_THREADS][TSOIFY_PSO_PROCS_PER_THREAD] */
+static uint32_t pso_n[RT_MAX_THREADS];
 
 static uint16_t flush_proc_for(int t, uintptr_t addr) {
   if (rt_shm->model != TSOIFY_MODEL_PSO) return (uint16_t)(TSOIFY_FLUSH_PROC + (unsigned)t);
-  for (uint32_t i = 0; i < n_pso_procs; i++)
-    if (pso_procs[i].addr == addr && pso_procs[i].thread == t) return (uint16_t)(TSOIFY_PSO_FLUSH_PROC + i);
-  if (n_pso_procs == PSO_PROCS) rt_end(TSOIFY_ST_INTERNAL, 0, "more than %u buffered addresses under PSO", PSO_PROCS);
-  pso_procs[n_pso_procs].addr = addr;
-  pso_procs[n_pso_procs].thread = t;
-  return (uint16_t)(TSOIFY_PSO_FLUSH_PROC + n_pso_procs++);
+  uintptr_t *mine = pso_addrs + (size_t)t * TSOIFY_PSO_PROCS_PER_THREAD;
+  uint32_t base = TSOIFY_PSO_FLUSH_PROC + (uint32_t)t * TSOIFY_PSO_PROCS_PER_THREAD;
+  for (uint32_t i = 0; i < pso_n[t]; i++)
+    if (mine[i] == addr) return (uint16_t)(base + i);
+  if (pso_n[t] == TSOIFY_PSO_PROCS_PER_THREAD)
+    rt_end(TSOIFY_ST_INTERNAL, 0, "thread %d buffered more than %u addresses under PSO", t, TSOIFY_PSO_PROCS_PER_THREAD);
+  mine[pso_n[t]] = addr;
+  return (uint16_t)(base + pso_n[t]++);
 }
 
 uint16_t rt_mm_flush_proc(int t, uint32_t idx) { return buffers[t].e[idx].proc; }
@@ -66,6 +69,9 @@ void rt_mm_init(void) {
   struct entry *pool = mmap(0, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (pool == MAP_FAILED) abort();
   for (int t = 0; t < RT_MAX_THREADS; t++) buffers[t].e = pool + (size_t)t * BUFFER_CAPACITY;
+  pso_addrs = mmap(0, (size_t)RT_MAX_THREADS * TSOIFY_PSO_PROCS_PER_THREAD * sizeof *pso_addrs, PROT_READ | PROT_WRITE,
+                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (pso_addrs == MAP_FAILED) abort();
 }
 
 int rt_mm_pending(int t) { return (int)buffers[t].n; }
@@ -151,6 +157,11 @@ void rt_mm_barrier(int t) {
  * for locked (seq_cst) stores, and when a bounded buffer must evict first.
  * A plain buffered store is invisible to other threads until a flush step,
  * so running it without a scheduling point loses no behaviour. */
+int rt_mm_full(int t) {
+  uint32_t k = rt_shm->bound;
+  return k && buffers[t].n >= k;
+}
+
 int rt_mm_store_needs_sched(int t, uint32_t order) {
   if (rt_shm->model == TSOIFY_MODEL_SC) return 1;
   if (order == 7 /* seq_cst: locked exchange on x86 */) return 1;
@@ -171,6 +182,8 @@ static void append(struct buffer *b, uintptr_t a, uint32_t size, const uint8_t *
 }
 
 void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t order, uint32_t loc) {
+  uint32_t waited = order & RT_ORDER_WAITED;
+  order &= ~RT_ORDER_WAITED;
   uintptr_t a = (uintptr_t)addr;
   const uint8_t *src = in;
   int model = rt_shm->model;
@@ -201,7 +214,7 @@ void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t orde
       evicted = 1;
     }
     append(b, a + off, n, src + off, loc);
-    rt_event(TSOIFY_EV_STORE, (void *)(a + off), n, rt_value_of(src + off, n), loc, evicted ? 2 : 1, b->e[b->n - 1].proc);
+    rt_event(TSOIFY_EV_STORE, (void *)(a + off), n, rt_value_of(src + off, n), loc, evicted ? 2 : waited && !off ? 3 : 1, b->e[b->n - 1].proc);
   }
 }
 

@@ -58,6 +58,12 @@ void rt_sched_point(void);  /* the current thread is about to do a visible opera
  * scheduler offers only the buffer flushes that operation could observe. */
 enum { PEND_NONE = 0, PEND_LOAD, PEND_WRITE, PEND_DRAIN };
 void rt_pending(int kind, const void *addr, uint64_t size);
+/* What the pending operation needs of the thread's own buffer. Under
+ * partial order reduction the thread is not enabled until it holds, so the
+ * entries leave by flush steps of their own processes (each step is then one
+ * process's); without reduction the operation drains or evicts inline. */
+enum { NEED_NONE = 0, NEED_EMPTY, NEED_ROOM };
+void rt_pending_need(int need);
 int rt_pending_conflicts(int t, int u); /* does t's pending op observe u's buffer? */
 int rt_atomic_depth(void);
 
@@ -65,9 +71,12 @@ int rt_atomic_depth(void);
 void rt_mm_init(void); /* before the first execution: buffer storage */
 void rt_mm_load(int t, const void *addr, uint32_t size, void *out, uint32_t loc);
 int rt_mm_store_needs_sched(int t, uint32_t order);
+/* order may carry RT_ORDER_WAITED: the store waited for room in a full buffer */
+#define RT_ORDER_WAITED 0x100u
 void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t order, uint32_t loc);
 void rt_mm_drain(int t, uint32_t loc);      /* flush the whole buffer of t */
 int rt_mm_pending(int t);                   /* entries buffered by t */
+int rt_mm_full(int t);                      /* t's buffer is at the bound */
 void rt_mm_barrier(int t);                  /* PSO store-store barrier */
 void rt_mm_drop(int t, const void *addr, uint64_t size); /* free / frame end */
 /* flush steps offered to the scheduler (reference model): writes the

@@ -33,7 +33,7 @@ static int standalone;
 
 static const char *status_name(uint32_t st) {
   static const char *names[] = {"running", "done", "assertion failure", "reach_error", "abort", "deadlock",
-                                "step limit", "assume", "internal", "crash", "hang"};
+                                "step limit", "assume", "internal", "crash", "hang", "sleep-blocked"};
   return st < sizeof names / sizeof *names ? names[st] : "?";
 }
 

@@ -29,6 +29,8 @@ struct rt_thread {
   void *retval;
   pthread_mutex_t *cond_mutex; /* mutex to re-acquire after a cond wait */
   int pend;          /* PEND_*: the operation waiting at the scheduling point */
+  int need;          /* NEED_*: what it needs of its own buffer first */
+  int fresh;         /* started, no scheduling point reached yet */
   const void *pend_addr;
   uint64_t pend_size;
 };
@@ -63,6 +65,8 @@ static int enabled(int t) {
   struct rt_thread *th = &threads[t];
   if (th->state != T_RUNNABLE) return 0;
   if (atomic_owner >= 0 && atomic_owner != t) return 0;
+  if (rt_shm->por && th->need == NEED_EMPTY && rt_mm_pending(t)) return 0;
+  if (rt_shm->por && th->need == NEED_ROOM && rt_mm_full(t)) return 0;
   switch (th->wait) {
   case W_JOIN: return threads[(intptr_t)th->wait_obj].state == T_FINISHED;
   case W_MUTEX: return *mutex_word(th->wait_obj) == 0;
@@ -152,10 +156,26 @@ int rt_pending_conflicts(int t, int u) {
   }
 }
 
+void rt_pending_need(int need) { threads[rt_cur].need = need; }
+
 void rt_sched_point(void) {
-  if (threads[rt_cur].pend == PEND_NONE) threads[rt_cur].pend = PEND_DRAIN; /* sync calls */
-  schedule(1);
-  threads[rt_cur].pend = PEND_NONE;
+  struct rt_thread *th = &threads[rt_cur];
+  if (th->pend == PEND_NONE) th->pend = PEND_DRAIN, th->need = NEED_EMPTY; /* sync calls */
+  /* Under reduction, a thread's first step runs from its start through its
+   * first visible operation: it was just chosen, and every flush was on
+   * offer at that choice, so a choice here would only split the step into
+   * an empty half and the rest. Only when how far the step goes depends on
+   * the thread's own state alone (explored steps must be the same steps in
+   * every execution that reorders others around them): its buffer is still
+   * empty (a buffered store since would be a new flush option here) and the
+   * operation does not wait for a thread or a mutex. Not without reduction,
+   * where flushes are offered only where a pending operation could see them. */
+  int skip = th->fresh && rt_shm->por && !rt_mm_pending(rt_cur) && th->wait == W_NONE &&
+             (atomic_owner < 0 || atomic_owner == rt_cur);
+  th->fresh = 0;
+  if (!skip) schedule(1);
+  th->pend = PEND_NONE;
+  th->need = NEED_NONE;
 }
 
 /* ---- thread lifecycle ---- */
@@ -200,6 +220,8 @@ static void make_thread(int t, void (*entry)(void)) {
   th->state = T_RUNNABLE;
   th->wait = W_NONE;
   th->pend = PEND_NONE;
+  th->need = NEED_NONE;
+  th->fresh = t != 0;
   th->retval = 0;
 }
 

@@ -186,6 +186,7 @@ def build(tools, c_path):
 def verify_args(tools, model, bound, json_path, prog):
     return [tools.verify, "--quiet", "--outcomes", "--model", model,
             "--buffer-size", str(bound), "--timeout", str(tools.timeout),
+            "--por", tools.por,
             "--json", json_path, prog]
 
 
@@ -398,6 +399,8 @@ def parse_args(argv):
     ap.add_argument("--only", type=int_list, default=None,
                     help="comma-separated program indexes to run (reruns)")
     ap.add_argument("--models", default="sc,tso,pso")
+    ap.add_argument("--por", default="source", choices=["none", "source", "optimal"],
+                    help="verify's partial order reduction (default source)")
     ap.add_argument("--bounds", type=int_list, default=[0],
                     help="TSO store-buffer bounds, 0 = unbounded (default 0)")
     ap.add_argument("--keep", help="directory for failing programs")

@@ -104,6 +104,12 @@ struct Cli {
     /// every interleaving (the reference the reductions are tested against).
     #[arg(long, value_enum, default_value = "source")]
     por: explore::Por,
+    /// Print the statistics of the search in full: executions (complete,
+    /// cut short by a sleep set, discarded by assume), the reduction's own
+    /// counters, and the reduction against --por none (which is run too,
+    /// with the same limits, to measure it).
+    #[arg(long)]
+    stats: bool,
     /// Print only the verdict line (with --compare: only the smallest
     /// violating bound line), and no progress bar.
     #[arg(short, long)]
@@ -119,8 +125,12 @@ struct Summary<'a> {
     model: &'static str,
     buffer_size: u32,
     executions: u64,
+    /// executions that ran to their end (not cut by a sleep set or an assume)
+    complete: u64,
     assume_blocked: u64,
+    sleep_blocked: u64,
     seconds: f64,
+    por: &'static str,
     outcomes: Vec<OutcomeRow<'a>>,
     warnings: &'a [String],
 }
@@ -285,15 +295,23 @@ fn main() {
             println!("\nnote: {} execution(s) overflowed the event log; the reduction explored them in full", s.events_truncated);
         }
         println!(
-            "\nstatistics: {} executions ({} discarded by assume), {:.3} s, {:.1} us/execution, por {}, model {}{}",
+            "\nstatistics: {} executions ({} discarded by assume, {} sleep-blocked), {:.3} s, {:.1} us/execution, por {}, model {}{}",
             s.executions,
             s.assume_blocked,
+            s.sleep_blocked,
             s.seconds,
             s.seconds * 1e6 / s.executions.max(1) as f64,
             cfg.por.name(),
             build::model_name(model),
             if model == 0 { String::new() } else if cli.buffer_size == 0 { ", unbounded buffers".into() } else { format!(", buffer size {}", cli.buffer_size) }
         );
+    }
+    if cli.stats {
+        let none = (cfg.por != explore::Por::None).then(|| {
+            let cfg = Config { por: explore::Por::None, all: true, ..cfg.clone() };
+            explore::explore(&program, &cli.args, &info_path, &cfg, |_| {}).unwrap_or_else(|e| fail(e)).stats
+        });
+        print!("{}", report::stats_text(&x.stats, cfg.por, none.as_ref()));
     }
     if let (Some(path), Some(steps)) = (&cli.trace_json, &steps) {
         let text = serde_json::to_string_pretty(steps).expect("trace serialises");
@@ -306,8 +324,11 @@ fn main() {
             model: build::model_name(model),
             buffer_size: cli.buffer_size,
             executions: x.stats.executions,
+            complete: x.stats.complete(),
             assume_blocked: x.stats.assume_blocked,
+            sleep_blocked: x.stats.sleep_blocked,
             seconds: x.stats.seconds,
+            por: cfg.por.name(),
             outcomes: x.outcomes.iter().map(|(o, (n, b))| OutcomeRow { outcome: o, executions: *n, violations: *b }).collect(),
             warnings: &warnings,
         };
