@@ -80,6 +80,12 @@ pub fn redirect_of(name: &str) -> Option<&'static str> {
     REDIRECTS.iter().find(|(n, _)| *n == name).map(|(_, r)| *r)
 }
 
+/// Functions whose call is the error, declared or defined (a defined one's
+/// body is not run: the call itself ends the execution as reach_error).
+pub fn is_error_function(name: &str) -> bool {
+    matches!(name, "reach_error" | "__VERIFIER_error")
+}
+
 pub fn refusal_of(name: &str) -> Option<&'static str> {
     REFUSED.iter().find(|(n, _)| *n == name).map(|(_, r)| *r)
 }

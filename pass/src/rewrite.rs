@@ -426,6 +426,20 @@ impl<'a> Pass<'a> {
             self.sites += 1;
             return;
         }
+        // Calling reach_error is the error (SV-COMP's unreach-call is
+        // `G ! call(reach_error())`), whatever its body: task files define it
+        // as `{}` (the error then ends in the abort() after the call) or as
+        // `{ __assert_fail(...); }` (the failure then points inside it, not at
+        // the call). So a call of a *defined* reach_error/__VERIFIER_error
+        // ends the execution as reach_error at the call site; its body never runs.
+        if !ir::is_declaration(f) && redirect::is_error_function(&name) {
+            let loc = self.locs.add(i, SiteOp::Call, None);
+            self.before(i);
+            unsafe { LLVMBuildStore(self.b, self.c32(loc), self.rt.cur_loc) };
+            let reach_error = declare(self.m, "__tsoify_reach_error", self.t.void, &[]);
+            self.call(reach_error, &[]);
+            return;
+        }
         // a redirected call learns where it is through __tsoify_cur_loc
         if ir::is_declaration(f) && (redirect::redirect_of(&name).is_some() || name == "tsoify_outcome") {
             let loc = self.locs.add(i, SiteOp::Call, None);

@@ -9,6 +9,7 @@ use tsoify::build::{self, BuildOptions};
 use tsoify::cli::BuildArgs;
 use tsoify::explore::{self, Config};
 use tsoify::info::ProgramInfo;
+use tsoify::svcomp;
 use tsoify::{exit, report};
 
 #[derive(Parser, Debug)]
@@ -24,10 +25,12 @@ from a snapshot between runs, so a crash or hang of the program cannot harm the 
 Memory models: sc - every store visible at once; tso - x86: a FIFO store buffer per thread, loads see \
 their own buffered stores first, mfence and locked instructions (atomic RMW, cmpxchg, seq_cst store) \
 drain it; pso - one FIFO per thread and address, so stores to different addresses may reorder.",
-    after_help = "EXAMPLES:\n  verify dekker.c                       # build and check under x86-TSO\n  verify --model sc dekker.c            # the same under sequential consistency\n  verify --buffer-size 2 prog.tso       # at most 2 buffered stores per thread\n  verify --outcomes litmus/SB.c         # list every reachable outcome (tsoify_outcome)\n  verify --trace-json t.json prog.tso   # the counterexample, machine-readable\n  verify --compare dekker.c             # sc, tso and pso at bounds 1,2,4,8,32,unbounded: one table\n  verify --compare --models tso --bounds 1,2,3,unbounded --csv t.csv --plot t.svg prog.c\n\nEXIT CODES: 0 SAFE, 1 VIOLATION found, 2 UNKNOWN (a limit was hit), 3 usage or input error.\nWith --compare: 1 if any configuration found a violation, else 2 if any was UNKNOWN, else 0 (3 as above)."
+    after_help = "EXAMPLES:\n  verify dekker.c                       # build and check under x86-TSO\n  verify --model sc dekker.c            # the same under sequential consistency\n  verify --buffer-size 2 prog.tso       # at most 2 buffered stores per thread\n  verify --outcomes litmus/SB.c         # list every reachable outcome (tsoify_outcome)\n  verify --trace-json t.json prog.tso   # the counterexample, machine-readable\n  verify --compare dekker.c             # sc, tso and pso at bounds 1,2,4,8,32,unbounded: one table\n  verify --compare --models tso --bounds 1,2,3,unbounded --csv t.csv --plot t.svg prog.c\n  verify --svcomp task.yml              # SV-COMP: unreach-call, last line `Result: ...`, witness.yml on FALSE\n\nEXIT CODES: 0 SAFE, 1 VIOLATION found, 2 UNKNOWN (a limit was hit), 3 usage or input error.\nWith --compare: 1 if any configuration found a violation, else 2 if any was UNKNOWN, else 0 (3 as above).\n\
+With --svcomp: 0 TRUE, 1 FALSE, 2 UNKNOWN, 3 usage or input error."
 )]
 struct Cli {
-    /// The program: an executable built by tsoify, or .c/.i/.ll/.bc source.
+    /// The program: an executable built by tsoify, .c/.i/.ll/.bc source, or an
+    /// SV-COMP task definition (.yml) whose input file is checked.
     program: PathBuf,
     /// Arguments passed to the program's main.
     #[arg(last = true)]
@@ -114,6 +117,27 @@ struct Cli {
     /// violating bound line), and no progress bar.
     #[arg(short, long)]
     quiet: bool,
+    /// SV-COMP mode: check unreach-call (only reach_error and a failed assert
+    /// are violations; abort and deadlock end an execution quietly, a crash
+    /// makes the answer UNKNOWN), print the report and then, as the last
+    /// line, `Result: TRUE`, `Result: FALSE(unreach-call)` or `Result: UNKNOWN`;
+    /// on FALSE write a violation witness (format 2.0). Another property is
+    /// answered UNKNOWN without exploring.
+    #[arg(long, conflicts_with_all = ["compare", "outcomes"])]
+    svcomp: bool,
+    /// With --svcomp: the property file (.prp). Default: the task's
+    /// unreach-call property when PROGRAM is a task .yml, else unreach-call.
+    #[arg(long, value_name = "FILE.prp", requires = "svcomp")]
+    property: Option<PathBuf>,
+    /// With --svcomp: where to write the violation witness. Default:
+    /// witness.yml in the current directory.
+    #[arg(long, value_name = "FILE", requires = "svcomp")]
+    witness: Option<PathBuf>,
+    /// With --svcomp: the task's data model, ILP32 or LP64 (default: the
+    /// task's options.data_model, else LP64). tsoify builds 64-bit either way;
+    /// this goes into the witness.
+    #[arg(long, value_name = "MODEL", value_parser = svcomp::DataModel::parse, requires = "svcomp")]
+    data_model: Option<svcomp::DataModel>,
     #[command(flatten)]
     build: BuildArgs,
 }
@@ -160,13 +184,13 @@ fn fail(msg: impl std::fmt::Display) -> ! {
 
 /// Build the program if it is source; returns the executable and what the
 /// pass warned about.
-fn executable(cli: &Cli, keep: &tempfile::TempDir) -> (PathBuf, Vec<String>) {
-    let ext = cli.program.extension().and_then(|e| e.to_str()).unwrap_or("");
+fn executable(cli: &Cli, source: &Path, keep: &tempfile::TempDir) -> (PathBuf, Vec<String>) {
+    let ext = source.extension().and_then(|e| e.to_str()).unwrap_or("");
     if !matches!(ext, "c" | "i" | "ll" | "bc") {
-        if !cli.program.is_file() {
-            fail(format!("{}: no such file", cli.program.display()));
+        if !source.is_file() {
+            fail(format!("{}: no such file", source.display()));
         }
-        return (cli.program.clone(), vec![]);
+        return (source.to_path_buf(), vec![]);
     }
     let opts = BuildOptions {
         model: cli.model.unwrap_or(1),
@@ -176,7 +200,7 @@ fn executable(cli: &Cli, keep: &tempfile::TempDir) -> (PathBuf, Vec<String>) {
         verbose: false,
     };
     let out = keep.path().join("prog.tso");
-    match build::build(&cli.program, &out, &opts) {
+    match build::build(source, &out, &opts) {
         Ok(m) => (out, m.warnings.clone()),
         Err(e) => fail(e),
     }
@@ -226,7 +250,25 @@ fn main() {
     let cli: Cli = tsoify::cli::parse();
     let keep = tempfile::Builder::new().prefix("verify-").tempdir().unwrap_or_else(|e| fail(e));
     let _ = WORKDIR.set(keep.path().to_path_buf());
-    let (program, warnings) = executable(&cli, &keep);
+    // --svcomp: what to check, decided before anything is built
+    let setup = cli.svcomp.then(|| {
+        svcomp::Setup::new(&cli.program, cli.property.as_deref(), cli.data_model).unwrap_or_else(|e| fail(format!("{e:#}")))
+    });
+    if let Some(setup) = &setup {
+        if let Some(reason) = setup.property.kind.unsupported_reason() {
+            println!("{reason}");
+            println!("{}", svcomp::Answer::Unknown.line());
+            finish(exit::UNKNOWN);
+        }
+        for note in setup.notes() {
+            println!("{note}");
+        }
+    }
+    let source = match &setup {
+        Some(s) => s.program.clone(),
+        None => svcomp::Setup::program_of(&cli.program).unwrap_or_else(|e| fail(format!("{e:#}"))).0,
+    };
+    let (program, warnings) = executable(&cli, &source, &keep);
     let program = if program.is_relative() && program.parent() == Some(Path::new("")) {
         PathBuf::from(".").join(program)
     } else {
@@ -248,7 +290,7 @@ fn main() {
         hang_seconds: cli.exec_timeout,
         all: cli.outcomes,
         por: cli.por,
-        property: Default::default(),
+        property: if cli.svcomp { explore::Property::UnreachCall } else { Default::default() },
     };
     let bar = (!cli.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr())).then(|| {
         let b = indicatif::ProgressBar::new_spinner();
@@ -335,6 +377,34 @@ fn main() {
         std::fs::write(path, serde_json::to_string_pretty(&summary).expect("summary serialises"))
             .unwrap_or_else(|e| fail(format!("{}: {e}", path.display())));
     }
+    let mut code = verdict.exit_code();
+    if let Some(setup) = &setup {
+        let answer = svcomp::answer(&verdict, !warnings.is_empty());
+        if let (svcomp::Answer::False, Some(v)) = (answer, &x.violation) {
+            let path = cli.witness.clone().unwrap_or_else(|| PathBuf::from("witness.yml"));
+            match write_witness(setup, v, &info, model, cli.buffer_size, &path) {
+                Ok(()) => println!("witness: {}", path.display()),
+                Err(e) => println!("no witness: {e}"),
+            }
+        }
+        println!("{}", answer.line());
+        code = answer.exit_code();
+    }
     drop(keep);
-    finish(verdict.exit_code());
+    finish(code);
+}
+
+/// `verify --svcomp`: the violation witness for `v`, written to `path`.
+fn write_witness(setup: &svcomp::Setup, v: &explore::Violation, info: &ProgramInfo, model: u32, bound: u32, path: &Path) -> Result<(), String> {
+    let input = (setup.program.display().to_string(), setup.program.as_path());
+    let target = svcomp::target_location(v, info, &input)?;
+    let ctx = svcomp::WitnessContext {
+        input_file: input.clone(),
+        specification: &setup.property.text,
+        data_model: setup.data_model,
+        model: build::model_name(model),
+        bound,
+    };
+    let text = svcomp::violation_witness(&ctx, target).map_err(|e| format!("{e:#}"))?;
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
