@@ -224,6 +224,7 @@ pub const FL_NONDET_SAMPLED: u32 = 1;
 pub const FL_EVENTS_TRUNC: u32 = 2;
 pub const FL_GUIDE_BROKEN: u32 = 4;
 pub const FL_SLEEP_TRUNC: u32 = 8;
+pub const FL_ASSUME_FAILED: u32 = 16;
 
 /// A running fork server: the instrumented program waiting for RUN commands.
 pub struct Server {

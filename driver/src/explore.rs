@@ -162,7 +162,10 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
     let mut outcomes: BTreeMap<String, (u64, u64)> = BTreeMap::new();
     let mut last_progress = Instant::now();
     loop {
-        let status = server.run()?;
+        let mut status = server.run()?;
+        if server.shm().flags & channel::FL_ASSUME_FAILED != 0 && matches!(status, Status::Crash | Status::Hang) {
+            status = Status::Assume; // an infeasible path, whatever happened on it after the assume
+        }
         stats.executions += 1;
         let s = server.shm();
         let trail_len = s.trail_len as usize;

@@ -31,6 +31,27 @@ fn bounded_buffers_reduced_equals_exhaustive() {
     }
 }
 
+/// A failed __VERIFIER_assume must not hide the races that come after it:
+/// both entry orders are found with every reduction, as exhaustively.
+#[test]
+fn assume_does_not_cut_the_race_analysis() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, flags) in [("plain", vec![]), ("turn", vec!["-DTURN"])] {
+        let prog = dir.path().join(format!("{name}.tso"));
+        let o = tsoify().arg(repo().join("tests/programs/assume-entry.c")).arg("-o").arg(&prog).args(&flags).output().unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let both = ["e0=1 e1=2", "e0=2 e1=1"];
+        if name == "plain" {
+            assert_eq!(outcome_set(&prog, "sc", 32, "none"), both, "exhaustive search");
+        }
+        for model in ["sc", "tso", "pso"] {
+            for por in ["source", "optimal"] {
+                assert_eq!(outcome_set(&prog, model, 32, por), both, "{name} under {model}, --por {por}");
+            }
+        }
+    }
+}
+
 #[test]
 fn verdicts_of_bundled_programs_agree() {
     let dir = tempfile::tempdir().unwrap();

@@ -58,6 +58,7 @@ enum tsoify_status {
 #define TSOIFY_FL_EVENTS_TRUNC    2u /* event log full */
 #define TSOIFY_FL_GUIDE_BROKEN    4u /* the guide named a process that was not enabled */
 #define TSOIFY_FL_SLEEP_TRUNC     8u /* sleep_procs[] full: later choices report no sleepers */
+#define TSOIFY_FL_ASSUME_FAILED  16u /* an assume failed: the execution is discarded however it ends */
 
 /* What a choice point chose between. */
 enum tsoify_choice_kind {

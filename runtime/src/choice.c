@@ -256,6 +256,9 @@ void rt_event(int kind, const void *addr, uint32_t size, uint64_t value, uint32_
 
 _Noreturn void rt_end(int status, uint32_t loc, const char *fmt, ...) {
   struct tsoify_shm *s = rt_shm;
+  /* after a failed assume the path is infeasible: nothing on it counts */
+  if ((s->flags & TSOIFY_FL_ASSUME_FAILED) && status != TSOIFY_ST_INTERNAL && status != TSOIFY_ST_SLEEP_BLOCKED)
+    status = TSOIFY_ST_ASSUME, fmt = 0;
   s->status = (uint32_t)status;
   s->status_loc = loc;
   s->status_thread = (uint32_t)rt_cur;

@@ -112,7 +112,7 @@ unsigned long long __tsoify_nondet_ulonglong(void) { return (unsigned long long)
 void *__tsoify_nondet_pointer(void) { return (void *)(intptr_t)nondet(64, 0); }
 
 void __tsoify_assume(int cond) {
-  if (!cond) rt_end(TSOIFY_ST_ASSUME, rt_cur_loc, 0);
+  if (!cond) rt_block_forever();
 }
 
 _Noreturn void __tsoify_assert_fail(const char *expr, const char *file, unsigned line, const char *func) {

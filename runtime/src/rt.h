@@ -66,6 +66,10 @@ enum { NEED_NONE = 0, NEED_EMPTY, NEED_ROOM };
 void rt_pending_need(int need);
 int rt_pending_conflicts(int t, int u); /* does t's pending op observe u's buffer? */
 int rt_atomic_depth(void);
+/* __VERIFIER_assume(0): the path is infeasible. Under reduction the thread
+ * blocks for good and the others run on (their steps show the races the
+ * explorer needs); the execution then ends as ASSUME, whatever happens. */
+_Noreturn void rt_block_forever(void);
 
 /* ---- memmodel.c ---- */
 void rt_mm_init(void); /* before the first execution: buffer storage */

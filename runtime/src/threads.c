@@ -16,7 +16,7 @@
 #define STACK_BYTES (256u * 1024u)
 
 enum { T_UNUSED = 0, T_RUNNABLE, T_FINISHED };
-enum { W_NONE = 0, W_JOIN, W_MUTEX, W_COND };
+enum { W_NONE = 0, W_JOIN, W_MUTEX, W_COND, W_FOREVER };
 
 struct rt_thread {
   ucontext_t ctx;
@@ -71,6 +71,7 @@ static int enabled(int t) {
   case W_JOIN: return threads[(intptr_t)th->wait_obj].state == T_FINISHED;
   case W_MUTEX: return *mutex_word(th->wait_obj) == 0;
   case W_COND: return 0; /* made W_MUTEX by a signal */
+  case W_FOREVER: return 0;
   default: return 1;
   }
 }
@@ -110,6 +111,7 @@ static void schedule(int self_ok) {
       int k = rt_mm_flush_options(t, idx, RT_MAX_OPTIONS - n);
       for (int i = 0; i < k; i++) opt_thread[n] = t, opt_entry[n] = idx[i], n++;
     }
+    if (threads_enabled == 0 && n == 0 && (s->flags & TSOIFY_FL_ASSUME_FAILED)) rt_end(TSOIFY_ST_ASSUME, rt_cur_loc, 0);
     if (threads_enabled == 0 && n == 0) {
       int live = 0;
       for (int t = 0; t < nthreads; t++) live += threads[t].state == T_RUNNABLE;
@@ -176,6 +178,15 @@ void rt_sched_point(void) {
   if (!skip) schedule(1);
   th->pend = PEND_NONE;
   th->need = NEED_NONE;
+}
+
+_Noreturn void rt_block_forever(void) {
+  rt_shm->flags |= TSOIFY_FL_ASSUME_FAILED;
+  /* without reduction nothing would use the rest: end here */
+  if (!rt_shm->por) rt_end(TSOIFY_ST_ASSUME, rt_cur_loc, 0);
+  threads[rt_cur].wait = W_FOREVER;
+  rt_sched_point();
+  abort(); /* unreachable: the thread is never enabled again */
 }
 
 /* ---- thread lifecycle ---- */
