@@ -86,6 +86,7 @@ fn verdicts_of_bundled_programs_agree() {
         (repo().join("examples/dekker.c"), vec![]),
         (repo().join("examples/dekker.c"), vec!["-DFENCED"]),
         (deadlock, vec![]),
+        (repo().join("tests/programs/assume-reach.c"), vec![]),
         (locked_counter, vec![]),
         (racy_counter, vec![]),
     ];
