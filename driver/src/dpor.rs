@@ -41,6 +41,13 @@ use crate::channel::{Choice, Event, Footprint, CH_SCHEDULE};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::rc::Rc;
 
+/// `TSOIFY_DEBUG_POR` is set: print what the reduction does (read once;
+/// it is asked for every race).
+pub fn debug_por() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var_os("TSOIFY_DEBUG_POR").is_some())
+}
+
 /// One process's step as seen in some execution: what a sleeping process
 /// will do when it runs, or a step of a wakeup sequence.
 #[derive(Clone, Debug)]
@@ -486,7 +493,7 @@ pub fn insert_wakeups(path: &mut [Node], events: &[Event]) -> Insertions {
         // i's step must be able to go first: nothing in it before i may
         // need sj (what follows i in the step may: it then runs first too)
         if x.steps.events(si).take_while(|&m| m != i).any(|m| x.steps.events(sj).any(|y| x.hb(y, m))) {
-            if std::env::var_os("TSOIFY_DEBUG_POR").is_some() {
+            if debug_por() {
                 eprintln!("fallback: race {j} -> {i}, steps {sj} {:?} -> {si} {:?}", x.steps.events(sj), x.steps.events(si));
             }
             out.fallbacks += 1;
@@ -501,7 +508,7 @@ pub fn insert_wakeups(path: &mut [Node], events: &[Event]) -> Insertions {
             continue;
         }
         let descs: HashMap<usize, Rc<Step>> = seq.steps.iter().map(|&s| (s, describe(s, path))).collect();
-        if std::env::var_os("TSOIFY_DEBUG_POR").is_some() {
+        if debug_por() {
             eprintln!("race {j} -> {i} at node {k}: v = {:?}", seq.steps.iter().map(|&s| (x.steps.proc[s], x.steps.start[s])).collect::<Vec<_>>());
         }
         if insert(&mut path[k].wut, seq, &descs) {
@@ -590,7 +597,7 @@ pub fn hand_down(path: &mut [Node], k: usize, branch: &WNode) {
     for node in path[k + 1..].iter_mut().filter(|n| n.schedule) {
         let Some(first) = cur.children.first() else { return };
         if node.options[node.chosen as usize] != first.step.proc {
-            if std::env::var_os("TSOIFY_DEBUG_POR").is_some() {
+            if debug_por() {
                 eprintln!("guide left at event {}: wanted {} among {:?}", node.event, first.step.proc, node.options);
             }
             node.explore_all = true;

@@ -149,7 +149,7 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
         s.guide_len = 0;
     }
     let reduce = cfg.por != Por::None;
-    let debug = std::env::var_os("TSOIFY_DEBUG_POR").is_some();
+    let debug = dpor::debug_por();
     let optimal = cfg.por == Por::Optimal;
     // the sleep set handed to the runtime for the current execution
     let mut sleepers: Vec<Rc<Step>> = vec![];
