@@ -2,7 +2,7 @@
 // driver links into every instrumented program. The path of the library is
 // exported to the driver as DEP_TSOIFY_RT_LIB_DIR.
 fn main() {
-    let sources = ["choice.c", "threads.c", "memmodel.c", "api.c", "libc.c", "server.c"];
+    let sources = ["choice.c", "threads.c", "memmodel.c", "api.c", "libc.c", "server.c", "await.c"];
     let mut build = cc::Build::new();
     for s in sources {
         build.file(format!("src/{s}"));

@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 pub const MAGIC: u32 = 0x54534f49;
-pub const VERSION: u32 = 5;
+pub const VERSION: u32 = 6;
 pub const MAX_CHOICES: usize = 1 << 18;
 pub const MAX_EVENTS: usize = 1 << 17;
 pub const OUTCOME_BYTES: usize = 4096;
@@ -146,6 +146,8 @@ pub struct Shm {
     pub prefix_len: u32,
     pub hang_seconds: u32,
     pub por: u32,
+    pub unroll: u32,
+    pub pad0: u32,
     pub n_options: u32,
     pub busy: u32,
     pub n_sleepers: u32,
@@ -172,7 +174,7 @@ pub struct Shm {
 }
 
 /// The size the C header asserts too (a layout change fails to compile).
-pub const SHM_BYTES: usize = 19_339_872;
+pub const SHM_BYTES: usize = 19_339_880;
 const _: () = assert!(std::mem::size_of::<Shm>() == SHM_BYTES);
 
 /// How an execution ended (enum tsoify_status).
@@ -192,18 +194,22 @@ pub enum Status {
     Hang,
     /// every enabled process was asleep (partial order reduction): a repeat
     SleepBlocked,
+    /// every live thread waits in an await loop for a change no thread can make
+    Livelock,
+    /// a loop ran more iterations than --unroll allows: the execution was cut
+    Unroll,
 }
 
 impl Status {
     pub fn from_u32(v: u32) -> Status {
         use Status::*;
-        [Running, Done, Assert, ReachError, Abort, Deadlock, StepLimit, Assume, Internal, Crash, Hang, SleepBlocked]
+        [Running, Done, Assert, ReachError, Abort, Deadlock, StepLimit, Assume, Internal, Crash, Hang, SleepBlocked, Livelock, Unroll]
             .get(v as usize)
             .copied()
             .unwrap_or(Internal)
     }
     pub fn is_violation(self) -> bool {
-        matches!(self, Status::Assert | Status::ReachError | Status::Abort | Status::Deadlock | Status::Crash)
+        matches!(self, Status::Assert | Status::ReachError | Status::Abort | Status::Deadlock | Status::Livelock | Status::Crash)
     }
     /// The word used in `VIOLATION <kind>`.
     pub fn violation_kind(self) -> &'static str {
@@ -212,6 +218,7 @@ impl Status {
             Status::ReachError => "reach_error",
             Status::Abort => "abort",
             Status::Deadlock => "deadlock",
+            Status::Livelock => "livelock",
             Status::Crash => "crash",
             _ => "none",
         }

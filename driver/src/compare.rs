@@ -71,6 +71,8 @@ pub struct Settings {
     /// `--por`; PSO always runs without reduction (as plain `verify` does)
     pub por: Por,
     pub max_steps: u32,
+    /// --unroll (0 = unbounded)
+    pub unroll: u32,
     pub max_executions: Option<u64>,
     /// per configuration
     pub timeout: Option<Duration>,
@@ -119,6 +121,7 @@ pub fn run(program: &Path, args: &[String], info: &Path, models: &[u32], bounds:
             model,
             bound: bound.unwrap_or(0),
             max_steps: settings.max_steps,
+            unroll: settings.unroll,
             max_executions: settings.max_executions,
             timeout: settings.timeout,
             hang_seconds: settings.hang_seconds,

@@ -20,6 +20,8 @@ pub struct Config {
     pub model: u32,
     pub bound: u32,
     pub max_steps: u32,
+    /// iterations per loop entry before an execution is cut; 0 = unbounded
+    pub unroll: u32,
     pub max_executions: Option<u64>,
     pub timeout: Option<Duration>,
     pub hang_seconds: u32,
@@ -39,8 +41,9 @@ pub enum Property {
     AnyFailure,
     /// SV-COMP's unreach-call: only reach_error and a failed assert are
     /// violations. abort() and a deadlock end an execution without one (they
-    /// are how tasks cut paths, e.g. assume_abort_if_not); a crash makes the
-    /// verdict UNKNOWN (the program's behaviour is undefined there).
+    /// are how tasks cut paths, e.g. assume_abort_if_not), and so does a
+    /// livelock (threads that spin forever never reach an error); a crash
+    /// makes the verdict UNKNOWN (the program's behaviour is undefined there).
     UnreachCall,
 }
 
@@ -95,6 +98,11 @@ pub struct Stats {
     /// executions discarded by __VERIFIER_assume(false)
     pub assume_blocked: u64,
     pub step_limited: u64,
+    /// executions cut by --unroll
+    pub unroll_cut: u64,
+    /// executions that ended with every live thread waiting in an await
+    /// loop, when the property does not count that as a violation
+    pub livelocks: u64,
     pub hangs: u64,
     pub nondet_sampled: u64,
     pub internal: Vec<String>,
@@ -141,6 +149,7 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
         s.model = cfg.model;
         s.bound = cfg.bound;
         s.max_steps = cfg.max_steps;
+        s.unroll = cfg.unroll;
         s.log_events = 1;
         s.hang_seconds = cfg.hang_seconds;
         s.prefix_len = 0;
@@ -176,6 +185,7 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
             Status::Assume => stats.assume_blocked += 1,
             Status::SleepBlocked => stats.sleep_blocked += 1,
             Status::StepLimit => stats.step_limited += 1,
+            Status::Unroll => stats.unroll_cut += 1,
             Status::Hang => stats.hangs += 1,
             Status::Internal | Status::Running => {
                 let msg = channel::c_text(&s.message, channel::MESSAGE_BYTES);
@@ -196,6 +206,8 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
         if status.is_violation() && !cfg.property.is_violation(status) {
             if status == Status::Crash {
                 stats.crashes += 1;
+            } else if status == Status::Livelock {
+                stats.livelocks += 1;
             } else {
                 stats.quiet_ends += 1;
             }

@@ -39,6 +39,9 @@ pub fn verdict(x: &Exploration) -> Verdict {
     if s.step_limited > 0 {
         why.push(format!("{} execution(s) hit the step limit (raise --max-steps, or the program does not terminate)", s.step_limited));
     }
+    if s.unroll_cut > 0 {
+        why.push(format!("{} execution(s) were cut by --unroll (a loop ran longer; raise the bound)", s.unroll_cut));
+    }
     if s.hangs > 0 {
         why.push(format!("{} execution(s) hung in code without memory operations", s.hangs));
     }
@@ -135,6 +138,7 @@ fn step(n: usize, e: &Event, v: &Violation, info: &ProgramInfo) -> TraceStep {
         16 => ("cond wait".into(), None, "fence".into()),
         17 => ("cond signal".into(), None, "fence".into()),
         18 => (format!("free {} bytes", e.value), None, "own entries dropped".into()),
+        19 => (format!("await wakes: {var} is now {val}"), Some(val), "spin loop re-reads".into()),
         k => (format!("event {k}"), None, String::new()),
     };
     let function = info.loc(e.loc).map(|l| l.func.clone()).unwrap_or_default();

@@ -60,10 +60,44 @@ fn a_segfault_is_a_crash_violation_with_a_trace() {
 #[test]
 fn a_program_that_never_terminates_is_unknown() {
     let dir = tempfile::tempdir().unwrap();
-    let p = write_c(dir.path(), "spin.c", "int stop;\nint main(void) {\n  while (!stop) {}\n  return 0;\n}\n");
+    // the counter makes every iteration different: not an await loop
+    let p = write_c(dir.path(), "spin.c", "int stop, n;\nint main(void) {\n  for (int i = 0; !stop; i++) n = i;\n  return 0;\n}\n");
     let (code, out, _) = run_verify(&["--max-steps", "1000", p.to_str().unwrap()]);
     assert_eq!(code, 2, "{out}");
     assert!(out.starts_with("UNKNOWN") && out.contains("step limit"), "{out}");
+}
+
+#[test]
+fn a_spin_loop_nobody_can_end_is_a_livelock() {
+    let dir = tempfile::tempdir().unwrap();
+    // an await loop: the thread blocks until `stop` changes, and no thread can change it
+    let p = write_c(dir.path(), "spin.c", "int stop;\nint main(void) {\n  while (!stop) {}\n  return 0;\n}\n");
+    let (code, out, _) = run_verify(&[p.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with("VIOLATION livelock") && out.contains("spin.c:3"), "{out}");
+    // under SV-COMP's unreach-call a livelock is no error
+    let (code, out, _) = run_verify(&["--svcomp", p.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.trim_end().ends_with("Result: TRUE"), "{out}");
+}
+
+#[test]
+fn unroll_cuts_a_loop_and_the_verdict_is_unknown() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = "#include <pthread.h>\n#include <assert.h>\nint flag, x;\n\
+               void *w(void *a) { int n = 0; while (flag == 0) n++; return 0; }\n\
+               void *s(void *a) { x = 1; assert(x == 0); flag = 1; return 0; }\n\
+               int main(void) { pthread_t c, d; pthread_create(&c, 0, w, 0); pthread_create(&d, 0, s, 0);\n\
+               pthread_join(c, 0); pthread_join(d, 0); return 0; }\n";
+    let p = write_c(dir.path(), "count.c", src);
+    // the violation is in the other thread: the cut thread stops, the others run on
+    let (code, out, _) = run_verify(&["--unroll", "1", p.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.starts_with("VIOLATION assertion"), "{out}");
+    let q = write_c(dir.path(), "count-ok.c", &src.replace("assert(x == 0)", "assert(x == 1)"));
+    let (code, out, _) = run_verify(&["--unroll", "2", q.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}");
+    assert!(out.starts_with("UNKNOWN") && out.contains("--unroll"), "{out}");
 }
 
 #[test]
@@ -71,7 +105,7 @@ fn a_loop_without_memory_operations_is_cut_by_the_clock() {
     let dir = tempfile::tempdir().unwrap();
     // the loop touches only a register: no scheduling point, so only the
     // per-execution wall-clock limit can stop it
-    let p = write_c(dir.path(), "busy.c", "int main(int argc, char **argv) {\n  volatile int spin = 1;\n  while (spin) {}\n  return 0;\n}\n");
+    let p = write_c(dir.path(), "busy.c", "int main(int argc, char **argv) {\n  volatile int spin = 1;\n  int n = 0;\n  while (spin) n++;\n  return n;\n}\n");
     let (code, out, _) = run_verify(&["--exec-timeout", "1", p.to_str().unwrap()]);
     assert_eq!(code, 2, "{out}");
     assert!(out.starts_with("UNKNOWN") && out.contains("hung"), "{out}");

@@ -10,6 +10,7 @@
 mod escape;
 mod ir;
 mod locations;
+mod loops;
 mod module;
 mod redirect;
 mod rewrite;

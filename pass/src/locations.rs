@@ -25,6 +25,8 @@ pub enum SiteOp {
     MemCpy = 6,
     MemSet = 7,
     Call = 8,
+    /// a loop header (iteration bound, await)
+    Loop = 9,
 }
 
 struct Loc {

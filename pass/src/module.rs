@@ -97,6 +97,8 @@ pub struct Instrumented {
     pub sites: usize,
     /// Accesses left native because their memory is provably private.
     pub skipped_private: usize,
+    /// Loops marked as await candidates (runtime/src/await.c).
+    pub await_loops: usize,
     /// Constructs allowed by --allow-unsupported (each with its source line).
     pub warnings: Vec<String>,
 }

@@ -10,6 +10,7 @@
 use crate::escape::Escapes;
 use crate::ir::{self, Value};
 use crate::locations::{add_u32, LocTable, SiteOp};
+use crate::loops::{self, LoopRuntime};
 use crate::module::{Instrumented, Module, PassError};
 use crate::redirect::{self, HARMLESS_EXTERNALS};
 use crate::Options;
@@ -31,6 +32,7 @@ struct Runtime {
     stack_release: (LLVMTypeRef, Value),
     atomic_begin: (LLVMTypeRef, Value),
     atomic_end: (LLVMTypeRef, Value),
+    loops: LoopRuntime,
     cur_loc: Value,
 }
 
@@ -54,6 +56,7 @@ struct Pass<'a> {
     problems: Vec<String>,
     sites: usize,
     skipped: usize,
+    await_loops: usize,
 }
 
 pub fn run(module: Module, opts: &Options) -> Result<Instrumented, PassError> {
@@ -84,6 +87,7 @@ pub fn run(module: Module, opts: &Options) -> Result<Instrumented, PassError> {
         problems: vec![],
         sites: 0,
         skipped: 0,
+        await_loops: 0,
     };
     for g in ir::globals(m) {
         if unsafe { LLVMIsThreadLocal(g) } != 0 {
@@ -118,7 +122,7 @@ pub fn run(module: Module, opts: &Options) -> Result<Instrumented, PassError> {
         emit_warnings(ctx, m, &warnings);
     }
     module.verify()?;
-    Ok(Instrumented { module, sites: pass.sites, skipped_private: pass.skipped, warnings })
+    Ok(Instrumented { module, sites: pass.sites, skipped_private: pass.skipped, await_loops: pass.await_loops, warnings })
 }
 
 /// Globals that belong to the program (for the trace's name table).
@@ -172,6 +176,10 @@ fn declare_runtime(m: LLVMModuleRef, t: &Types) -> Runtime {
         stack_release: declare(m, "__tsoify_stack_release", v, &[p, i64]),
         atomic_begin: declare(m, "__tsoify_atomic_begin", v, &[]),
         atomic_end: declare(m, "__tsoify_atomic_end", v, &[]),
+        loops: LoopRuntime {
+            begin: declare(m, "__tsoify_await_begin", v, &[]),
+            back: declare(m, "__tsoify_loop_back", v, &[i32, i64, i32, i32]),
+        },
         cur_loc,
     }
 }
@@ -201,6 +209,7 @@ impl<'a> Pass<'a> {
     }
 
     fn function(&mut self, f: Value) {
+        self.await_loops += loops::instrument(f, self.b, self.ctx, &self.rt.loops, &mut self.locs);
         let insts = ir::instructions(f);
         let mut esc = Escapes::default();
         // first pass: how big must the slots be, and what is refused

@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #define TSOIFY_CHANNEL_MAGIC   0x54534f49u /* "TSOI" */
-#define TSOIFY_CHANNEL_VERSION 5u
+#define TSOIFY_CHANNEL_VERSION 6u
 #define TSOIFY_MAX_CHOICES     (1u << 18)
 #define TSOIFY_MAX_EVENTS      (1u << 17)
 #define TSOIFY_OUTCOME_BYTES   4096u
@@ -51,6 +51,10 @@ enum tsoify_status {
   TSOIFY_ST_HANG = 10,     /* set by the fork server: wall-clock limit */
   TSOIFY_ST_SLEEP_BLOCKED = 11, /* every enabled process was asleep: the
                                    execution would repeat an explored one */
+  TSOIFY_ST_LIVELOCK = 12, /* every live thread waits in an await loop for a
+                              change no thread can make (it would spin forever) */
+  TSOIFY_ST_UNROLL = 13,   /* a loop ran more iterations than --unroll allows:
+                              the execution is cut (a bound, not a verdict) */
 };
 
 /* Flags of one execution. */
@@ -59,6 +63,8 @@ enum tsoify_status {
 #define TSOIFY_FL_GUIDE_BROKEN    4u /* the guide named a process that was not enabled */
 #define TSOIFY_FL_SLEEP_TRUNC     8u /* sleep_procs[] full: later choices report no sleepers */
 #define TSOIFY_FL_ASSUME_FAILED  16u /* an assume failed: the execution is discarded however it ends */
+#define TSOIFY_FL_UNROLL_CUT     32u /* a thread was stopped by --unroll: the execution ends as UNROLL
+                                        unless another thread finds a violation first */
 
 /* What a choice point chose between. */
 enum tsoify_choice_kind {
@@ -138,6 +144,8 @@ enum tsoify_event_kind {
   TSOIFY_EV_COND_WAIT = 16,
   TSOIFY_EV_COND_SIGNAL = 17,
   TSOIFY_EV_FREE = 18,
+  TSOIFY_EV_AWAIT = 19,      /* a thread blocked in an await loop woke up: it re-reads
+                                [addr, addr+size), which changed (one event per range read) */
 };
 
 #define TSOIFY_SRC_OWN_BUFFER 1u /* some bytes came from the thread's own buffer */
@@ -165,6 +173,8 @@ struct tsoify_shm {
   uint32_t prefix_len; /* choices[0..prefix_len) are to be replayed */
   uint32_t hang_seconds;
   uint32_t por;        /* 1 = the explorer reduces: offer every possible flush */
+  uint32_t unroll;     /* iterations per loop entry before UNROLL; 0 = unbounded */
+  uint32_t pad0;
   uint32_t n_options;  /* result: entries used in option_procs[] */
   uint32_t busy;       /* 1 while an execution runs (the worker died inside one if still set) */
   /* Partial order reduction (explorer -> runtime). After the last prefix
@@ -201,7 +211,7 @@ struct tsoify_shm {
 #define TSOIFY_GUIDE_PROC 0x80000000u
 
 /* Both sides assert this size, so a layout change shows up at compile time. */
-#define TSOIFY_SHM_BYTES 19339872u
+#define TSOIFY_SHM_BYTES 19339880u
 _Static_assert(sizeof(struct tsoify_shm) == TSOIFY_SHM_BYTES, "update TSOIFY_SHM_BYTES here and SHM_BYTES in channel.rs");
 
 /* Fork-server protocol on the control pipes: the explorer writes one

@@ -136,6 +136,7 @@ void __tsoify_rmw(void *addr, void *val, uint64_t size, uint32_t op, uint32_t or
   if (size > 16) rt_end(TSOIFY_ST_INTERNAL, loc, "atomicrmw on %u bytes", (unsigned)size);
   locked_prologue(addr, size, loc);
   memcpy(old, addr, size);
+  rt_await_read(rt_cur, addr, (uint32_t)size, old);
   rmw_compute(op, (uint32_t)size, old, val, res, loc);
   memcpy(addr, res, size);
   memcpy(val, old, size);
@@ -152,6 +153,7 @@ uint32_t __tsoify_cmpxchg(void *addr, void *expected, const void *desired, uint6
   if (size > 16) rt_end(TSOIFY_ST_INTERNAL, loc, "cmpxchg on %u bytes", (unsigned)size);
   locked_prologue(addr, size, loc);
   memcpy(old, addr, size);
+  rt_await_read(rt_cur, addr, (uint32_t)size, old);
   uint32_t ok = memcmp(old, expected, size) == 0;
   if (ok) memcpy(addr, desired, size);
   memcpy(expected, old, size);

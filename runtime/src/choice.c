@@ -196,7 +196,8 @@ static void footprint(struct tsoify_footprint *f, int kind, uint64_t addr, uint3
   f->lo = addr;
   f->hi = addr + (size ? size : 1);
   switch (kind) {
-  case TSOIFY_EV_LOAD: f->access = TSOIFY_FP_READ; break;
+  case TSOIFY_EV_LOAD:
+  case TSOIFY_EV_AWAIT: f->access = TSOIFY_FP_READ; break;
   case TSOIFY_EV_STORE: f->access = aux == 0 ? TSOIFY_FP_WRITE : 0; break; /* buffered: unseen until flushed */
   case TSOIFY_EV_FLUSH: f->access = TSOIFY_FP_WRITE | TSOIFY_FP_FLUSH, f->proc = (uint16_t)aux; break;
   case TSOIFY_EV_RMW:
@@ -236,6 +237,7 @@ void rt_event(int kind, const void *addr, uint32_t size, uint64_t value, uint32_
   struct tsoify_shm *s = rt_shm;
   struct tsoify_footprint f;
   footprint(&f, kind, (uint64_t)(uintptr_t)addr, size, value, aux);
+  rt_await_event(kind);
   if (sleep_active && s->n_sleepers) wake_sleepers(&f);
   if (!s->log_events) return;
   if (s->n_events >= TSOIFY_MAX_EVENTS) {
@@ -259,6 +261,9 @@ _Noreturn void rt_end(int status, uint32_t loc, const char *fmt, ...) {
   /* after a failed assume the path is infeasible: nothing on it counts */
   if ((s->flags & TSOIFY_FL_ASSUME_FAILED) && status != TSOIFY_ST_INTERNAL && status != TSOIFY_ST_SLEEP_BLOCKED)
     status = TSOIFY_ST_ASSUME, fmt = 0;
+  /* a thread was cut: an ending without a violation is not the program's */
+  if ((s->flags & TSOIFY_FL_UNROLL_CUT) && (status == TSOIFY_ST_DONE || status == TSOIFY_ST_DEADLOCK || status == TSOIFY_ST_LIVELOCK))
+    status = TSOIFY_ST_UNROLL, fmt = 0;
   s->status = (uint32_t)status;
   s->status_loc = loc;
   s->status_thread = (uint32_t)rt_cur;

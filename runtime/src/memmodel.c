@@ -78,7 +78,9 @@ int rt_mm_pending(int t) { return (int)buffers[t].n; }
 
 static int overlaps(const struct entry *e, uintptr_t a, uint64_t n) { return e->addr < a + n && a < e->addr + e->size; }
 
-void rt_mm_load(int t, const void *addr, uint32_t size, void *out, uint32_t loc) {
+/* Each byte from the newest own entry covering it, else memory; returns
+ * TSOIFY_SRC_* bits saying where the bytes came from. */
+static uint32_t view(int t, const void *addr, uint32_t size, void *out) {
   struct buffer *b = &buffers[t];
   uintptr_t a = (uintptr_t)addr;
   uint8_t *o = out;
@@ -98,7 +100,15 @@ void rt_mm_load(int t, const void *addr, uint32_t size, void *out, uint32_t loc)
       src |= TSOIFY_SRC_MEMORY;
     }
   }
+  return src;
+}
+
+void rt_mm_peek(int t, const void *addr, uint32_t size, void *out) { view(t, addr, size, out); }
+
+void rt_mm_load(int t, const void *addr, uint32_t size, void *out, uint32_t loc) {
+  uint32_t src = view(t, addr, size, out);
   rt_event(TSOIFY_EV_LOAD, addr, size, rt_value_of(out, size), loc, src, 0);
+  rt_await_read(t, addr, size, out);
 }
 
 static void write_memory(uintptr_t a, const uint8_t *bytes, uint32_t n) {

@@ -6,6 +6,7 @@
  *   memmodel.c store buffers: SC, x86-TSO and PSO memory
  *   api.c      the entry points the instrumentation calls (see ../ABI.md)
  *   libc.c     malloc/free, __VERIFIER_*, assert/abort/exit, outcomes
+ *   await.c    await loops (block until a location read changes), --unroll
  *   server.c   process main: fork server, standalone run, info dump
  */
 #ifndef TSOIFY_RT_H
@@ -56,7 +57,7 @@ _Noreturn void rt_leave_execution(void);
 void rt_sched_point(void);  /* the current thread is about to do a visible operation */
 /* What the current thread is about to do at its scheduling point, so the
  * scheduler offers only the buffer flushes that operation could observe. */
-enum { PEND_NONE = 0, PEND_LOAD, PEND_WRITE, PEND_DRAIN };
+enum { PEND_NONE = 0, PEND_LOAD, PEND_WRITE, PEND_DRAIN, PEND_AWAIT };
 void rt_pending(int kind, const void *addr, uint64_t size);
 /* What the pending operation needs of the thread's own buffer. Under
  * partial order reduction the thread is not enabled until it holds, so the
@@ -70,10 +71,17 @@ int rt_atomic_depth(void);
  * blocks for good and the others run on (their steps show the races the
  * explorer needs); the execution then ends as ASSUME, whatever happens. */
 _Noreturn void rt_block_forever(void);
+/* --unroll stopped the current thread: it blocks for good and the others run
+ * on (a violation they reach is real); the execution then ends as UNROLL. */
+_Noreturn void rt_cut_thread(void);
+/* Block the current thread in an await loop until rt_await_changed(). */
+void rt_await_block(void);
 
 /* ---- memmodel.c ---- */
 void rt_mm_init(void); /* before the first execution: buffer storage */
 void rt_mm_load(int t, const void *addr, uint32_t size, void *out, uint32_t loc);
+/* what a load by t would read now (own newest entry, else memory); no event */
+void rt_mm_peek(int t, const void *addr, uint32_t size, void *out);
 int rt_mm_store_needs_sched(int t, uint32_t order);
 /* order may carry RT_ORDER_WAITED: the store waited for room in a full buffer */
 #define RT_ORDER_WAITED 0x100u
@@ -93,6 +101,16 @@ void rt_mm_flush_entry(int t, uint32_t idx);
 int rt_mm_model(void);
 int rt_mm_buffer_overlaps(int u, const void *addr, uint64_t size);
 int rt_mm_buffers_overlap(int t, int u);
+
+/* ---- await.c ---- */
+void rt_await_init(void);
+void rt_await_reset(int t); /* a thread starts */
+/* t read `size` bytes at addr (a load, or the old value of an RMW/CAS) */
+void rt_await_read(int t, const void *addr, uint32_t size, const void *bytes);
+void rt_await_event(int kind);      /* the current thread logs an event of this kind */
+int rt_await_changed(int t);        /* t's view of a location its iteration read differs */
+int rt_await_observes(int t, int u); /* could a flush of u's buffer change that view? */
+uint32_t rt_await_loc(int t);       /* the loop t waits in */
 
 /* ---- libc.c ---- */
 void rt_heap_init(void);

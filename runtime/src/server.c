@@ -182,6 +182,7 @@ int main(int argc, char **argv, char **envp) {
   rt_threads_init();
   rt_heap_init();
   rt_mm_init();
+  rt_await_init();
   const char *chan = getenv("TSOIFY_CHANNEL_FD");
   if (chan) {
     int fd = atoi(chan);

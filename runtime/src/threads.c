@@ -16,7 +16,7 @@
 #define STACK_BYTES (256u * 1024u)
 
 enum { T_UNUSED = 0, T_RUNNABLE, T_FINISHED };
-enum { W_NONE = 0, W_JOIN, W_MUTEX, W_COND, W_FOREVER };
+enum { W_NONE = 0, W_JOIN, W_MUTEX, W_COND, W_FOREVER, W_AWAIT };
 
 struct rt_thread {
   ucontext_t ctx;
@@ -72,6 +72,7 @@ static int enabled(int t) {
   case W_MUTEX: return *mutex_word(th->wait_obj) == 0;
   case W_COND: return 0; /* made W_MUTEX by a signal */
   case W_FOREVER: return 0;
+  case W_AWAIT: return rt_await_changed(t);
   default: return 1;
   }
 }
@@ -106,13 +107,22 @@ static void schedule(int self_ok) {
       int observed = s->por;
       for (int k = 0; k < threads_enabled && !observed; k++)
         observed = rt_pending_conflicts(opt_thread[k], t);
+      /* a thread blocked in an await loop observes what could wake it */
+      for (int w = 0; w < nthreads && !observed; w++)
+        observed = threads[w].state == T_RUNNABLE && threads[w].wait == W_AWAIT && rt_await_observes(w, t);
       if (!observed) continue;
       uint32_t idx[RT_MAX_OPTIONS];
       int k = rt_mm_flush_options(t, idx, RT_MAX_OPTIONS - n);
       for (int i = 0; i < k; i++) opt_thread[n] = t, opt_entry[n] = idx[i], n++;
     }
     if (threads_enabled == 0 && n == 0 && (s->flags & TSOIFY_FL_ASSUME_FAILED)) rt_end(TSOIFY_ST_ASSUME, rt_cur_loc, 0);
+    if (threads_enabled == 0 && n == 0 && (s->flags & TSOIFY_FL_UNROLL_CUT)) rt_end(TSOIFY_ST_UNROLL, rt_cur_loc, 0);
     if (threads_enabled == 0 && n == 0) {
+      for (int t = 0; t < nthreads; t++)
+        if (threads[t].state == T_RUNNABLE && threads[t].wait == W_AWAIT) {
+          rt_cur = t; /* the report names the spinning thread */
+          rt_end(TSOIFY_ST_LIVELOCK, rt_await_loc(t), "livelock: thread %d waits in a loop for a change no thread can make", t);
+        }
       int live = 0;
       for (int t = 0; t < nthreads; t++) live += threads[t].state == T_RUNNABLE;
       rt_end(TSOIFY_ST_DEADLOCK, rt_cur_loc, "deadlock: %d thread%s blocked, none can run", live, live == 1 ? "" : "s");
@@ -154,6 +164,7 @@ int rt_pending_conflicts(int t, int u) {
   case PEND_LOAD: return rt_mm_buffer_overlaps(u, th->pend_addr, th->pend_size);
   case PEND_WRITE: return rt_mm_buffer_overlaps(u, th->pend_addr, th->pend_size) || rt_mm_buffers_overlap(t, u);
   case PEND_DRAIN: return rt_mm_buffers_overlap(t, u);
+  case PEND_AWAIT: return rt_await_observes(t, u);
   default: return 0;
   }
 }
@@ -184,6 +195,21 @@ _Noreturn void rt_block_forever(void) {
   rt_shm->flags |= TSOIFY_FL_ASSUME_FAILED;
   /* without reduction nothing would use the rest: end here */
   if (!rt_shm->por) rt_end(TSOIFY_ST_ASSUME, rt_cur_loc, 0);
+  threads[rt_cur].wait = W_FOREVER;
+  rt_sched_point();
+  abort(); /* unreachable: the thread is never enabled again */
+}
+
+void rt_await_block(void) {
+  struct rt_thread *th = &threads[rt_cur];
+  th->wait = W_AWAIT;
+  th->pend = PEND_AWAIT;
+  rt_sched_point();
+  th->wait = W_NONE;
+}
+
+_Noreturn void rt_cut_thread(void) {
+  rt_shm->flags |= TSOIFY_FL_UNROLL_CUT;
   threads[rt_cur].wait = W_FOREVER;
   rt_sched_point();
   abort(); /* unreachable: the thread is never enabled again */
@@ -234,6 +260,7 @@ static void make_thread(int t, void (*entry)(void)) {
   th->need = NEED_NONE;
   th->fresh = t != 0;
   th->retval = 0;
+  rt_await_reset(t);
 }
 
 void rt_run_execution(int (*user_main)(int, char **, char **), int argc, char **argv, char **envp) {

@@ -54,6 +54,14 @@ struct Cli {
     /// program may not terminate).
     #[arg(long, default_value_t = 100_000)]
     max_steps: u32,
+    /// Bound every loop to N iterations per entry: an execution that would
+    /// run more is cut there, and the verdict is UNKNOWN (never SAFE) if any
+    /// was cut. 0 (the default) means no bound. Loops that only wait for
+    /// another thread (spin loops that re-read shared memory and change
+    /// nothing) need no bound: a thread in one is blocked until a location it
+    /// read changes, so they end by themselves.
+    #[arg(long, value_name = "N", default_value_t = 0)]
+    unroll: u32,
     /// Wall-clock seconds one execution may run before it is cut (UNKNOWN):
     /// catches loops that touch no shared memory, which --max-steps cannot see.
     #[arg(long, default_value_t = 10)]
@@ -214,6 +222,7 @@ fn compare(cli: &Cli, program: &Path, info_path: &Path, warnings: Vec<String>) -
     let settings = compare::Settings {
         por: cli.por,
         max_steps: cli.max_steps,
+        unroll: cli.unroll,
         max_executions: cli.max_executions,
         timeout: cli.timeout.map(Duration::from_secs_f64),
         hang_seconds: 10,
@@ -285,6 +294,7 @@ fn main() {
         model,
         bound: cli.buffer_size,
         max_steps: cli.max_steps,
+        unroll: cli.unroll,
         max_executions: cli.max_executions,
         timeout: cli.timeout.map(Duration::from_secs_f64),
         hang_seconds: cli.exec_timeout,

@@ -1,0 +1,276 @@
+//! Loops: find the natural loops of a function, count their iterations per
+//! entry (for `--unroll`), and mark the await candidates, loops whose
+//! iteration cannot change the thread's local state, so the runtime may
+//! block a thread that spins in one until what it read changes (the
+//! soundness argument is in runtime/src/await.c).
+//!
+//! Runs before the memory operations are rewritten: the candidate test looks
+//! at the program's own instructions.
+
+use crate::ir::{self, Value};
+use crate::locations::{LocTable, SiteOp};
+use llvm_sys::core::*;
+use llvm_sys::prelude::*;
+use llvm_sys::LLVMOpcode as Op;
+use std::collections::{HashMap, HashSet};
+
+type Block = LLVMBasicBlockRef;
+
+struct Loop {
+    header: Block,
+    /// blocks with an edge back to the header
+    latches: Vec<Block>,
+    body: HashSet<Block>,
+}
+
+fn blocks(f: Value) -> Vec<Block> {
+    let mut out = vec![];
+    unsafe {
+        let mut b = LLVMGetFirstBasicBlock(f);
+        while !b.is_null() {
+            out.push(b);
+            b = LLVMGetNextBasicBlock(b);
+        }
+    }
+    out
+}
+
+fn successors(b: Block) -> Vec<Block> {
+    unsafe {
+        let t = LLVMGetBasicBlockTerminator(b);
+        if t.is_null() {
+            return vec![];
+        }
+        (0..LLVMGetNumSuccessors(t)).map(|i| LLVMGetSuccessor(t, i)).collect()
+    }
+}
+
+fn block_instructions(b: Block) -> Vec<Value> {
+    let mut out = vec![];
+    unsafe {
+        let mut i = LLVMGetFirstInstruction(b);
+        while !i.is_null() {
+            out.push(i);
+            i = LLVMGetNextInstruction(i);
+        }
+    }
+    out
+}
+
+/// Immediate dominators over the reachable blocks (Cooper, Harvey and
+/// Kennedy's iterative algorithm on reverse postorder).
+fn dominators(bs: &[Block]) -> (HashMap<Block, usize>, Vec<usize>) {
+    // reverse postorder from the entry
+    let mut order = vec![];
+    let mut seen = HashSet::new();
+    let mut stack = vec![(bs[0], 0usize)];
+    seen.insert(bs[0]);
+    while let Some((b, i)) = stack.pop() {
+        let succ = successors(b);
+        if i < succ.len() {
+            stack.push((b, i + 1));
+            if seen.insert(succ[i]) {
+                stack.push((succ[i], 0));
+            }
+        } else {
+            order.push(b);
+        }
+    }
+    order.reverse();
+    let index: HashMap<Block, usize> = order.iter().enumerate().map(|(i, &b)| (b, i)).collect();
+    let mut preds: Vec<Vec<usize>> = vec![vec![]; order.len()];
+    for (i, &b) in order.iter().enumerate() {
+        for s in successors(b) {
+            if let Some(&j) = index.get(&s) {
+                preds[j].push(i);
+            }
+        }
+    }
+    const NONE: usize = usize::MAX;
+    let mut idom = vec![NONE; order.len()];
+    idom[0] = 0;
+    let intersect = |idom: &[usize], mut a: usize, mut b: usize| {
+        while a != b {
+            while a > b {
+                a = idom[a];
+            }
+            while b > a {
+                b = idom[b];
+            }
+        }
+        a
+    };
+    let mut changed = true;
+    while changed {
+        changed = false;
+        for i in 1..order.len() {
+            let mut new = NONE;
+            for &p in &preds[i] {
+                if idom[p] != NONE {
+                    new = if new == NONE { p } else { intersect(&idom, p, new) };
+                }
+            }
+            if new != idom[i] {
+                idom[i] = new;
+                changed = true;
+            }
+        }
+    }
+    (index, idom)
+}
+
+fn natural_loops(f: Value) -> Vec<Loop> {
+    let bs = blocks(f);
+    if bs.is_empty() {
+        return vec![];
+    }
+    let (index, idom) = dominators(&bs);
+    let dominates = |h: usize, mut b: usize| loop {
+        if b == h {
+            return true;
+        }
+        if b == 0 {
+            return false;
+        }
+        b = idom[b];
+    };
+    let mut loops: Vec<Loop> = vec![];
+    for &b in &bs {
+        let Some(&bi) = index.get(&b) else { continue };
+        for s in successors(b) {
+            let Some(&si) = index.get(&s) else { continue };
+            if !dominates(si, bi) {
+                continue;
+            }
+            match loops.iter_mut().find(|l| l.header == s) {
+                Some(l) => l.latches.push(b),
+                None => loops.push(Loop { header: s, latches: vec![b], body: HashSet::new() }),
+            }
+        }
+    }
+    // body: the header plus every block that reaches a latch without it
+    let mut preds: HashMap<Block, Vec<Block>> = HashMap::new();
+    for &b in &bs {
+        for s in successors(b) {
+            preds.entry(s).or_default().push(b);
+        }
+    }
+    for l in &mut loops {
+        l.body.insert(l.header);
+        let mut work: Vec<Block> = l.latches.clone();
+        while let Some(b) = work.pop() {
+            if l.body.insert(b) {
+                work.extend(preds.get(&b).into_iter().flatten().copied());
+            }
+        }
+    }
+    loops
+}
+
+/// Calls an await iteration may make: they change nothing a later iteration
+/// could see.
+fn harmless_in_await(name: &str) -> bool {
+    name.starts_with("llvm.dbg.")
+        || name.starts_with("llvm.lifetime.")
+        || name.starts_with("llvm.expect")
+        || name == "llvm.assume"
+        || name == "llvm.donothing"
+        || name == "sched_yield"
+        || name == "pthread_yield"
+}
+
+/// Can one iteration of `l` leave the thread's local state changed? If not
+/// (and the runtime sees it write nothing), repeating it with the same reads
+/// is a no-op.
+fn is_await_candidate(l: &Loop, loops: &[Loop]) -> bool {
+    let innermost = !loops.iter().any(|o| o.header != l.header && l.body.contains(&o.header));
+    if !innermost {
+        return false;
+    }
+    l.body.iter().all(|&b| {
+        block_instructions(b).into_iter().all(|i| match ir::opcode(i) {
+            Some(Op::LLVMPHI) => b != l.header,
+            Some(Op::LLVMStore | Op::LLVMAlloca | Op::LLVMInvoke | Op::LLVMCallBr | Op::LLVMRet | Op::LLVMVAArg) => false,
+            Some(Op::LLVMIndirectBr | Op::LLVMResume | Op::LLVMLandingPad) => false,
+            Some(Op::LLVMCall) => {
+                !ir::is_inline_asm_call(i) && ir::called_function(i).is_some_and(|f| harmless_in_await(&ir::name(f)))
+            }
+            _ => true,
+        })
+    })
+}
+
+/// What the loop instrumentation needs from the pass.
+pub struct LoopRuntime {
+    pub begin: (LLVMTypeRef, Value),
+    pub back: (LLVMTypeRef, Value),
+}
+
+/// Instrument the loops of `f`: a per-entry iteration counter checked at
+/// every back edge, and the await hooks for candidates. Returns the number
+/// of await candidates.
+pub fn instrument(f: Value, b: LLVMBuilderRef, ctx: LLVMContextRef, rt: &LoopRuntime, locs: &mut LocTable) -> usize {
+    let loops = natural_loops(f);
+    let mut awaits = 0;
+    unsafe {
+        let i1 = LLVMInt1TypeInContext(ctx);
+        let i32 = LLVMInt32TypeInContext(ctx);
+        let i64 = LLVMInt64TypeInContext(ctx);
+        for l in &loops {
+            let is_await = is_await_candidate(l, &loops);
+            // the counter: a private local, so the rewrite leaves it native
+            LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(f)));
+            let counter = LLVMBuildAlloca(b, i64, c"tsoify.iterations".as_ptr());
+            let zero = LLVMConstInt(i64, 0, 0);
+            let mut entries: Vec<Block> = vec![];
+            for p in blocks(f) {
+                if !l.body.contains(&p) && successors(p).contains(&l.header) && !entries.contains(&p) {
+                    entries.push(p);
+                }
+            }
+            for p in entries {
+                LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(p));
+                LLVMBuildStore(b, zero, counter);
+            }
+            let first = LLVMGetFirstInstruction(l.header);
+            let loc = locs.add(first, SiteOp::Loop, None);
+            if is_await {
+                LLVMPositionBuilderBefore(b, first); // a candidate header has no phi
+                let mut no_args: [Value; 0] = [];
+                LLVMBuildCall2(b, rt.begin.0, rt.begin.1, no_args.as_mut_ptr(), 0, c"".as_ptr());
+                awaits += 1;
+            }
+            let mut latches = l.latches.clone();
+            latches.dedup();
+            for latch in latches {
+                let term = LLVMGetBasicBlockTerminator(latch);
+                LLVMPositionBuilderBefore(b, term);
+                // is the edge to the header taken? (the call sits before the branch)
+                let taken = match ir::opcode(term) {
+                    Some(Op::LLVMBr) if LLVMIsConditional(term) == 0 => LLVMConstInt(i1, 1, 0),
+                    Some(Op::LLVMBr) => {
+                        let cond = LLVMGetCondition(term);
+                        let (t, e) = (LLVMGetSuccessor(term, 0), LLVMGetSuccessor(term, 1));
+                        if t == l.header && e == l.header {
+                            LLVMConstInt(i1, 1, 0)
+                        } else if t == l.header {
+                            cond
+                        } else {
+                            LLVMBuildNot(b, cond, c"".as_ptr())
+                        }
+                    }
+                    // a switch or other branch back: not counted
+                    _ => continue,
+                };
+                let n = LLVMBuildLoad2(b, i64, counter, c"".as_ptr());
+                let step = LLVMBuildZExt(b, taken, i64, c"".as_ptr());
+                let n1 = LLVMBuildAdd(b, n, step, c"".as_ptr());
+                LLVMBuildStore(b, n1, counter);
+                let taken32 = LLVMBuildZExt(b, taken, i32, c"".as_ptr());
+                let mut args = [LLVMConstInt(i32, loc as u64, 0), n1, taken32, LLVMConstInt(i32, is_await as u64, 0)];
+                LLVMBuildCall2(b, rt.back.0, rt.back.1, args.as_mut_ptr(), 4, c"".as_ptr());
+            }
+        }
+    }
+    awaits
+}

@@ -1,0 +1,150 @@
+/* await.c - loops that only wait: block the thread until what it read changes,
+ * and the per-entry loop bound (--unroll).
+ *
+ * The pass marks a loop as an await candidate when one iteration cannot
+ * change the thread's local state: the loop is innermost, its header has no
+ * phi (no value is carried from one iteration to the next), and its body
+ * holds no store, no call (other than yields and debug intrinsics) and no
+ * alloca; loads, fences, atomic RMWs and compare-exchanges are allowed. The
+ * pass calls __tsoify_await_begin() at the top of every iteration and
+ * __tsoify_loop_back() on every back edge.
+ *
+ * The runtime then checks each iteration dynamically. It records every value
+ * the iteration read (address, size, bytes) and whether it did anything else
+ * that another iteration would repeat with a different result: a store
+ * (buffered or not), a sync call, a nondet value, a free. At the back edge of
+ * an iteration that did nothing else, it compares the thread's current view
+ * of each location read (its own newest buffered store, else memory) with the
+ * recorded bytes:
+ *   - if one differs, the next iteration may go another way: it runs now;
+ *   - if none differs, the next iteration would read the same values, compute
+ *     the same locals and take the same branch back: it is a no-op, and so is
+ *     every later one until some location read changes. The thread blocks
+ *     (W_AWAIT) and is enabled again once its view of a recorded location
+ *     differs from what it read.
+ *
+ * Why this loses no behaviour (safety properties only): an iteration with
+ * the same reads as the one before it leaves every thread's state, every
+ * buffer and memory as they were (its fences drain nothing, the buffer being
+ * empty of its own stores since the last iteration; an RMW or CAS that wrote
+ * the value it read changed nothing). So an execution that runs such an
+ * iteration is equivalent to one in which the thread waits instead, and the
+ * iterations that can differ are exactly those after a change of a location
+ * read, which blocking lets run. Under TSO and PSO a thread reads its own
+ * buffer before memory, so the view is computed the same way; stores still in
+ * another thread's buffer are invisible to it until a flush writes memory,
+ * and a flush is a step of its own (or, without reduction, a step the
+ * scheduler offers because an awaiting thread could observe it).
+ *
+ * If every live thread waits this way and no flush is left that one of them
+ * could observe, no thread can ever make progress: the execution ends as
+ * LIVELOCK (the program would spin forever there). Iterations that change
+ * local state (a counter) are never blocked; --unroll bounds those. */
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "rt.h"
+
+#define AWAIT_READS 8
+
+struct await_read {
+  uintptr_t addr;
+  uint32_t size;
+  uint8_t bytes[RT_ENTRY_BYTES];
+};
+
+struct await_rec {
+  int active;  /* an iteration of an await candidate is running */
+  int spoiled; /* it did more than read */
+  uint32_t n;
+  uint32_t loc; /* the loop, while blocked */
+  struct await_read r[AWAIT_READS];
+};
+
+/* outside the data segment (restored between executions): make_thread resets
+ * each record it hands out */
+static struct await_rec *recs;
+
+void rt_await_init(void) {
+  recs = mmap(0, RT_MAX_THREADS * sizeof *recs, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (recs == MAP_FAILED) abort();
+}
+
+void rt_await_reset(int t) { recs[t].active = 0, recs[t].n = 0; }
+
+void __tsoify_await_begin(void) {
+  struct await_rec *a = &recs[rt_cur];
+  a->active = 1;
+  a->spoiled = 0;
+  a->n = 0;
+}
+
+void rt_await_read(int t, const void *addr, uint32_t size, const void *bytes) {
+  struct await_rec *a = &recs[t];
+  if (!a->active) return;
+  if (a->n == AWAIT_READS || size > RT_ENTRY_BYTES) {
+    a->spoiled = 1;
+    return;
+  }
+  struct await_read *r = &a->r[a->n++];
+  r->addr = (uintptr_t)addr;
+  r->size = size;
+  memcpy(r->bytes, bytes, size);
+}
+
+void rt_await_event(int kind) {
+  struct await_rec *a = &recs[rt_cur];
+  if (!a->active) return;
+  switch (kind) {
+  case TSOIFY_EV_LOAD: case TSOIFY_EV_FLUSH: case TSOIFY_EV_FENCE: case TSOIFY_EV_RMW: case TSOIFY_EV_CMPXCHG:
+  case TSOIFY_EV_AWAIT:
+    return; /* reads (their values are recorded), or the thread's flushes */
+  default:
+    a->spoiled = 1;
+  }
+}
+
+int rt_await_changed(int t) {
+  const struct await_rec *a = &recs[t];
+  uint8_t now[RT_ENTRY_BYTES];
+  for (uint32_t i = 0; i < a->n; i++) {
+    rt_mm_peek(t, (const void *)a->r[i].addr, a->r[i].size, now);
+    if (memcmp(now, a->r[i].bytes, a->r[i].size)) return 1;
+  }
+  return 0;
+}
+
+int rt_await_observes(int t, int u) {
+  const struct await_rec *a = &recs[t];
+  if (t == u) return 0; /* t reads its own newest entry whether or not older ones flush */
+  for (uint32_t i = 0; i < a->n; i++)
+    if (rt_mm_buffer_overlaps(u, (const void *)a->r[i].addr, a->r[i].size)) return 1;
+  return 0;
+}
+
+uint32_t rt_await_loc(int t) { return recs[t].loc; }
+
+/* The back edge of a loop: `iteration` counts the back edges taken since the
+ * loop was entered, `taken` says whether this one is taken now (the pass
+ * calls before a conditional branch), `is_await` whether the loop is an
+ * await candidate. */
+void __tsoify_loop_back(uint32_t loc, uint64_t iteration, uint32_t taken, uint32_t is_await) {
+  if (!taken) return;
+  uint32_t bound = rt_shm->unroll;
+  if (bound && iteration > bound) {
+    rt_cur_loc = loc;
+    rt_cut_thread();
+  }
+  struct await_rec *a = &recs[rt_cur];
+  if (!is_await || !a->active) return;
+  a->active = 0;
+  if (a->spoiled || rt_await_changed(rt_cur)) return;
+  a->loc = loc;
+  rt_await_block();
+  /* woken: the locations read are what the next step depends on */
+  uint8_t now[RT_ENTRY_BYTES];
+  for (uint32_t i = 0; i < a->n; i++) {
+    rt_mm_peek(rt_cur, (const void *)a->r[i].addr, a->r[i].size, now);
+    rt_event(TSOIFY_EV_AWAIT, (const void *)a->r[i].addr, a->r[i].size, rt_value_of(now, a->r[i].size), loc, 0, 0);
+  }
+}
