@@ -147,7 +147,7 @@ pub struct Shm {
     pub hang_seconds: u32,
     pub por: u32,
     pub unroll: u32,
-    pub pad0: u32,
+    pub no_await: u32,
     pub n_options: u32,
     pub busy: u32,
     pub n_sleepers: u32,

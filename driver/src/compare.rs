@@ -73,6 +73,7 @@ pub struct Settings {
     pub max_steps: u32,
     /// --unroll (0 = unbounded)
     pub unroll: u32,
+    pub no_await: bool,
     pub max_executions: Option<u64>,
     /// per configuration
     pub timeout: Option<Duration>,
@@ -122,6 +123,7 @@ pub fn run(program: &Path, args: &[String], info: &Path, models: &[u32], bounds:
             bound: bound.unwrap_or(0),
             max_steps: settings.max_steps,
             unroll: settings.unroll,
+            no_await: settings.no_await,
             max_executions: settings.max_executions,
             timeout: settings.timeout,
             hang_seconds: settings.hang_seconds,

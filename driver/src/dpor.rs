@@ -222,12 +222,38 @@ impl Steps {
         let k = self.node[s];
         let next = self.node.get(s + 1).copied().unwrap_or(path.len());
         let values: Vec<u32> = path[k + 1..next].iter().map(|n| n.chosen).collect();
-        Step {
-            proc: self.proc[s],
-            fps: events[self.events(s)].iter().map(|e| e.fp).collect(),
-            open: !values.is_empty(),
-            values,
+        let mut fps: Vec<Footprint> = events[self.events(s)].iter().map(|e| e.fp).collect();
+        let mut open = !values.is_empty();
+        // A step that enters an atomic block stands for the whole block: no
+        // other thread runs until it ends, so whatever the block touches is
+        // what running this step first commits to (a sleeping step that
+        // showed only the block's entry would sleep through a write to what
+        // the block reads).
+        let proc = self.proc[s];
+        let mut depth = 0i32;
+        for e in &events[self.events(s)] {
+            match e.kind {
+                14 if e.fp.proc == proc => depth += 1,
+                15 if e.fp.proc == proc => depth = 0,
+                _ => {}
+            }
         }
+        if depth > 0 {
+            let mut last = self.end[s];
+            for (i, e) in events.iter().enumerate().skip(self.end[s]) {
+                if e.fp.proc != proc {
+                    continue;
+                }
+                fps.push(e.fp);
+                last = i + 1;
+                if e.kind == 15 {
+                    break;
+                }
+            }
+            // a value chosen inside the block shapes its footprint too
+            open |= path[next..].iter().any(|n| !n.schedule && (n.event as usize) < last);
+        }
+        Step { proc, fps, open, values }
     }
 }
 

@@ -22,6 +22,9 @@ pub struct Config {
     pub max_steps: u32,
     /// iterations per loop entry before an execution is cut; 0 = unbounded
     pub unroll: u32,
+    /// never block a thread in an await loop (the reference that await
+    /// blocking is tested against)
+    pub no_await: bool,
     pub max_executions: Option<u64>,
     pub timeout: Option<Duration>,
     pub hang_seconds: u32,
@@ -150,6 +153,7 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
         s.bound = cfg.bound;
         s.max_steps = cfg.max_steps;
         s.unroll = cfg.unroll;
+        s.no_await = cfg.no_await as u32;
         s.log_events = 1;
         s.hang_seconds = cfg.hang_seconds;
         s.prefix_len = 0;

@@ -1,13 +1,15 @@
 //! Loops: find the natural loops of a function, count their iterations per
 //! entry (for `--unroll`), and mark the await candidates, loops whose
-//! iteration cannot change the thread's local state, so the runtime may
-//! block a thread that spins in one until what it read changes (the
-//! soundness argument is in runtime/src/await.c).
+//! iteration cannot change the thread's local state behind the runtime's
+//! back, so the runtime may block a thread whose iteration only read until
+//! what it read changes (the soundness argument is in runtime/src/await.c).
 //!
 //! Runs before the memory operations are rewritten: the candidate test looks
 //! at the program's own instructions.
 
+use crate::escape::Escapes;
 use crate::ir::{self, Value};
+use crate::redirect::{self, HARMLESS_EXTERNALS};
 use crate::locations::{LocTable, SiteOp};
 use llvm_sys::core::*;
 use llvm_sys::prelude::*;
@@ -167,34 +169,37 @@ fn natural_loops(f: Value) -> Vec<Loop> {
     loops
 }
 
-/// Calls an await iteration may make: they change nothing a later iteration
-/// could see.
-fn harmless_in_await(name: &str) -> bool {
-    name.starts_with("llvm.dbg.")
+/// Calls an await iteration may make. Redirected calls run in the runtime,
+/// which sees every effect they have; defined functions have their own
+/// frames (their private locals die at return) and their shared accesses are
+/// instrumented like the loop's.
+fn allowed_in_await(f: Value) -> bool {
+    let name = ir::name(f);
+    !ir::is_declaration(f)
+        || redirect::redirect_of(&name).is_some()
+        || HARMLESS_EXTERNALS.contains(&name.as_str())
+        || name.starts_with("llvm.dbg.")
         || name.starts_with("llvm.lifetime.")
         || name.starts_with("llvm.expect")
         || name == "llvm.assume"
         || name == "llvm.donothing"
-        || name == "sched_yield"
-        || name == "pthread_yield"
 }
 
-/// Can one iteration of `l` leave the thread's local state changed? If not
-/// (and the runtime sees it write nothing), repeating it with the same reads
-/// is a no-op.
-fn is_await_candidate(l: &Loop, loops: &[Loop]) -> bool {
-    let innermost = !loops.iter().any(|o| o.header != l.header && l.body.contains(&o.header));
-    if !innermost {
-        return false;
-    }
+/// Can one iteration of `l` change the thread's local state in a way the
+/// runtime does not see? If not, an iteration that the runtime saw only read
+/// (and whose reads are all unchanged) would be repeated exactly: a no-op.
+/// Shared stores, sync calls and nondet values are allowed here: the runtime
+/// sees them, and an iteration that makes one is simply not blocked.
+fn is_await_candidate(l: &Loop, esc: &mut Escapes) -> bool {
     l.body.iter().all(|&b| {
         block_instructions(b).into_iter().all(|i| match ir::opcode(i) {
+            // a value carried from one iteration to the next
             Some(Op::LLVMPHI) => b != l.header,
-            Some(Op::LLVMStore | Op::LLVMAlloca | Op::LLVMInvoke | Op::LLVMCallBr | Op::LLVMRet | Op::LLVMVAArg) => false,
+            // a write the runtime would not see
+            Some(Op::LLVMStore) => !esc.is_private(ir::operand(i, 1)),
+            Some(Op::LLVMAlloca | Op::LLVMInvoke | Op::LLVMCallBr | Op::LLVMRet | Op::LLVMVAArg) => false,
             Some(Op::LLVMIndirectBr | Op::LLVMResume | Op::LLVMLandingPad) => false,
-            Some(Op::LLVMCall) => {
-                !ir::is_inline_asm_call(i) && ir::called_function(i).is_some_and(|f| harmless_in_await(&ir::name(f)))
-            }
+            Some(Op::LLVMCall) => !ir::is_inline_asm_call(i) && ir::called_function(i).is_some_and(allowed_in_await),
             _ => true,
         })
     })
@@ -211,13 +216,16 @@ pub struct LoopRuntime {
 /// of await candidates.
 pub fn instrument(f: Value, b: LLVMBuilderRef, ctx: LLVMContextRef, rt: &LoopRuntime, locs: &mut LocTable) -> usize {
     let loops = natural_loops(f);
+    let mut esc = Escapes::default();
+    // decided before anything is inserted: the hooks of one loop must not
+    // make an enclosing loop look as if it changed local state
+    let candidates: Vec<bool> = loops.iter().map(|l| is_await_candidate(l, &mut esc)).collect();
     let mut awaits = 0;
     unsafe {
         let i1 = LLVMInt1TypeInContext(ctx);
         let i32 = LLVMInt32TypeInContext(ctx);
         let i64 = LLVMInt64TypeInContext(ctx);
-        for l in &loops {
-            let is_await = is_await_candidate(l, &loops);
+        for (l, &is_await) in loops.iter().zip(&candidates) {
             // the counter: a private local, so the rewrite leaves it native
             LLVMPositionBuilderBefore(b, LLVMGetFirstInstruction(LLVMGetEntryBasicBlock(f)));
             let counter = LLVMBuildAlloca(b, i64, c"tsoify.iterations".as_ptr());
@@ -234,12 +242,17 @@ pub fn instrument(f: Value, b: LLVMBuilderRef, ctx: LLVMContextRef, rt: &LoopRun
             }
             let first = LLVMGetFirstInstruction(l.header);
             let loc = locs.add(first, SiteOp::Loop, None);
-            if is_await {
+            // the iteration's generation: the back edge hands it back, so the
+            // runtime knows the reads it recorded since are this iteration's
+            // (not those of a nested loop or a recursive call's)
+            let generation = if is_await {
                 LLVMPositionBuilderBefore(b, first); // a candidate header has no phi
-                let mut no_args: [Value; 0] = [];
-                LLVMBuildCall2(b, rt.begin.0, rt.begin.1, no_args.as_mut_ptr(), 0, c"".as_ptr());
+                let mut args = [LLVMConstInt(i32, loc as u64, 0)];
                 awaits += 1;
-            }
+                LLVMBuildCall2(b, rt.begin.0, rt.begin.1, args.as_mut_ptr(), 1, c"".as_ptr())
+            } else {
+                LLVMConstInt(i64, 0, 0)
+            };
             let mut latches = l.latches.clone();
             latches.dedup();
             for latch in latches {
@@ -267,7 +280,7 @@ pub fn instrument(f: Value, b: LLVMBuilderRef, ctx: LLVMContextRef, rt: &LoopRun
                 let n1 = LLVMBuildAdd(b, n, step, c"".as_ptr());
                 LLVMBuildStore(b, n1, counter);
                 let taken32 = LLVMBuildZExt(b, taken, i32, c"".as_ptr());
-                let mut args = [LLVMConstInt(i32, loc as u64, 0), n1, taken32, LLVMConstInt(i32, is_await as u64, 0)];
+                let mut args = [LLVMConstInt(i32, loc as u64, 0), n1, taken32, generation];
                 LLVMBuildCall2(b, rt.back.0, rt.back.1, args.as_mut_ptr(), 4, c"".as_ptr());
             }
         }

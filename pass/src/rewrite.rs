@@ -177,8 +177,8 @@ fn declare_runtime(m: LLVMModuleRef, t: &Types) -> Runtime {
         atomic_begin: declare(m, "__tsoify_atomic_begin", v, &[]),
         atomic_end: declare(m, "__tsoify_atomic_end", v, &[]),
         loops: LoopRuntime {
-            begin: declare(m, "__tsoify_await_begin", v, &[]),
-            back: declare(m, "__tsoify_loop_back", v, &[i32, i64, i32, i32]),
+            begin: declare(m, "__tsoify_await_begin", i64, &[i32]),
+            back: declare(m, "__tsoify_loop_back", v, &[i32, i64, i32, i64]),
         },
         cur_loc,
     }

@@ -174,7 +174,7 @@ struct tsoify_shm {
   uint32_t hang_seconds;
   uint32_t por;        /* 1 = the explorer reduces: offer every possible flush */
   uint32_t unroll;     /* iterations per loop entry before UNROLL; 0 = unbounded */
-  uint32_t pad0;
+  uint32_t no_await;   /* 1 = never block a thread in an await loop (it spins like any loop) */
   uint32_t n_options;  /* result: entries used in option_procs[] */
   uint32_t busy;       /* 1 while an execution runs (the worker died inside one if still set) */
   /* Partial order reduction (explorer -> runtime). After the last prefix

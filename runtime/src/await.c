@@ -54,6 +54,7 @@ struct await_read {
 };
 
 struct await_rec {
+  uint64_t gen; /* the running iteration (the thread's count of iterations begun) */
   int active;  /* an iteration of an await candidate is running */
   int spoiled; /* it did more than read */
   uint32_t n;
@@ -70,13 +71,23 @@ void rt_await_init(void) {
   if (recs == MAP_FAILED) abort();
 }
 
-void rt_await_reset(int t) { recs[t].active = 0, recs[t].n = 0; }
+void rt_await_reset(int t) { recs[t].active = 0, recs[t].n = 0, recs[t].gen = 0; }
 
-void __tsoify_await_begin(void) {
+/* The top of an iteration of await candidate `loc`: returns the iteration's
+ * generation, which the back edge hands back. A nested loop's or a callee's
+ * iteration begins a new generation, so the outer back edge then knows the
+ * record is not its own and does not block. */
+uint64_t __tsoify_await_begin(uint32_t loc) {
   struct await_rec *a = &recs[rt_cur];
   a->active = 1;
   a->spoiled = 0;
   a->n = 0;
+  a->loc = loc;
+  return ++a->gen;
+}
+
+void rt_await_spoil(void) {
+  if (recs) recs[rt_cur].spoiled = 1;
 }
 
 void rt_await_read(int t, const void *addr, uint32_t size, const void *bytes) {
@@ -99,6 +110,8 @@ void rt_await_event(int kind) {
   case TSOIFY_EV_LOAD: case TSOIFY_EV_FLUSH: case TSOIFY_EV_FENCE: case TSOIFY_EV_RMW: case TSOIFY_EV_CMPXCHG:
   case TSOIFY_EV_AWAIT:
     return; /* reads (their values are recorded), or the thread's flushes */
+  case TSOIFY_EV_ATOMIC_BEGIN: case TSOIFY_EV_ATOMIC_END:
+    return; /* a block entered and left in one iteration leaves no trace */
   default:
     a->spoiled = 1;
   }
@@ -126,9 +139,9 @@ uint32_t rt_await_loc(int t) { return recs[t].loc; }
 
 /* The back edge of a loop: `iteration` counts the back edges taken since the
  * loop was entered, `taken` says whether this one is taken now (the pass
- * calls before a conditional branch), `is_await` whether the loop is an
- * await candidate. */
-void __tsoify_loop_back(uint32_t loc, uint64_t iteration, uint32_t taken, uint32_t is_await) {
+ * calls before a conditional branch), `gen` is what __tsoify_await_begin
+ * returned at the top of this iteration (0: not an await candidate). */
+void __tsoify_loop_back(uint32_t loc, uint64_t iteration, uint32_t taken, uint64_t gen) {
   if (!taken) return;
   uint32_t bound = rt_shm->unroll;
   if (bound && iteration > bound) {
@@ -136,10 +149,9 @@ void __tsoify_loop_back(uint32_t loc, uint64_t iteration, uint32_t taken, uint32
     rt_cut_thread();
   }
   struct await_rec *a = &recs[rt_cur];
-  if (!is_await || !a->active) return;
+  if (!gen || gen != a->gen || !a->active || rt_shm->no_await) return;
   a->active = 0;
   if (a->spoiled || rt_await_changed(rt_cur)) return;
-  a->loc = loc;
   rt_await_block();
   /* woken: the locations read are what the next step depends on */
   uint8_t now[RT_ENTRY_BYTES];

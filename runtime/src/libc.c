@@ -41,6 +41,7 @@ void rt_heap_scrub(void) {
 
 void *__tsoify_malloc(size_t n) {
   size_t total = (sizeof(struct block) + n + HEAP_ALIGN - 1) & ~(size_t)(HEAP_ALIGN - 1);
+  rt_await_spoil(); /* the arena moved on: a loop that allocates is not waiting */
   char *base = heap_base + (size_t)rt_cur * HEAP_SLICE;
   if (n > HEAP_SLICE || (size_t)(heap_top[rt_cur] - base) + total > HEAP_SLICE) return 0;
   struct block *b = (struct block *)heap_top[rt_cur];

@@ -57,7 +57,9 @@ _Noreturn void rt_leave_execution(void);
 void rt_sched_point(void);  /* the current thread is about to do a visible operation */
 /* What the current thread is about to do at its scheduling point, so the
  * scheduler offers only the buffer flushes that operation could observe. */
-enum { PEND_NONE = 0, PEND_LOAD, PEND_WRITE, PEND_DRAIN, PEND_AWAIT };
+/* PEND_ANY: entering an atomic block, inside which no other buffer flushes:
+ * every flush may matter to what the block will read */
+enum { PEND_NONE = 0, PEND_LOAD, PEND_WRITE, PEND_DRAIN, PEND_AWAIT, PEND_ANY };
 void rt_pending(int kind, const void *addr, uint64_t size);
 /* What the pending operation needs of the thread's own buffer. Under
  * partial order reduction the thread is not enabled until it holds, so the
@@ -108,6 +110,7 @@ void rt_await_reset(int t); /* a thread starts */
 /* t read `size` bytes at addr (a load, or the old value of an RMW/CAS) */
 void rt_await_read(int t, const void *addr, uint32_t size, const void *bytes);
 void rt_await_event(int kind);      /* the current thread logs an event of this kind */
+void rt_await_spoil(void);          /* the current thread changed state no event shows (malloc) */
 int rt_await_changed(int t);        /* t's view of a location its iteration read differs */
 int rt_await_observes(int t, int u); /* could a flush of u's buffer change that view? */
 uint32_t rt_await_loc(int t);       /* the loop t waits in */

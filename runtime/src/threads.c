@@ -165,6 +165,7 @@ int rt_pending_conflicts(int t, int u) {
   case PEND_WRITE: return rt_mm_buffer_overlaps(u, th->pend_addr, th->pend_size) || rt_mm_buffers_overlap(t, u);
   case PEND_DRAIN: return rt_mm_buffers_overlap(t, u);
   case PEND_AWAIT: return rt_await_observes(t, u);
+  case PEND_ANY: return 1;
   default: return 0;
   }
 }
@@ -424,6 +425,8 @@ void __tsoify_atomic_begin(void) {
     atomic_depth++;
     return;
   }
+  rt_pending(PEND_ANY, 0, 0);
+  rt_pending_need(NEED_EMPTY);
   rt_sched_point();
   rt_mm_drain(rt_cur, rt_cur_loc);
   atomic_owner = rt_cur;

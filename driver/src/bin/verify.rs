@@ -62,6 +62,11 @@ struct Cli {
     /// read changes, so they end by themselves.
     #[arg(long, value_name = "N", default_value_t = 0)]
     unroll: u32,
+    /// Treat loops that only wait like any other loop: a spinning thread is
+    /// not blocked, so such loops need --unroll or --max-steps to end. For
+    /// checking the await blocking against plain exploration.
+    #[arg(long)]
+    no_await: bool,
     /// Wall-clock seconds one execution may run before it is cut (UNKNOWN):
     /// catches loops that touch no shared memory, which --max-steps cannot see.
     #[arg(long, default_value_t = 10)]
@@ -223,6 +228,7 @@ fn compare(cli: &Cli, program: &Path, info_path: &Path, warnings: Vec<String>) -
         por: cli.por,
         max_steps: cli.max_steps,
         unroll: cli.unroll,
+        no_await: cli.no_await,
         max_executions: cli.max_executions,
         timeout: cli.timeout.map(Duration::from_secs_f64),
         hang_seconds: 10,
@@ -295,6 +301,7 @@ fn main() {
         bound: cli.buffer_size,
         max_steps: cli.max_steps,
         unroll: cli.unroll,
+        no_await: cli.no_await,
         max_executions: cli.max_executions,
         timeout: cli.timeout.map(Duration::from_secs_f64),
         hang_seconds: cli.exec_timeout,
