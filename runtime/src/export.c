@@ -67,7 +67,8 @@ static struct {
   void *(*fn)(void *);
   void *arg;
 } starts[RT_MAX_THREADS];
-static int nthreads = 1; /* 0 is main */
+static int nthreads = 1; /* 0 is main; may pass RT_MAX_THREADS just before limit() */
+#define NT (nthreads < RT_MAX_THREADS ? nthreads : RT_MAX_THREADS)
 static int initialised;
 static int atomic_owner = -1, atomic_depth; /* the program's __VERIFIER_atomic blocks */
 
@@ -76,7 +77,7 @@ static _Noreturn void limit(const char *what) { __assert_fail(what, "tsoify expo
 /* Only runtime code touches runtime state, always inside a step. */
 static int current(void) {
   pthread_t me = pthread_self();
-  for (int t = 1; t < nthreads; t++)
+  for (int t = 1; t < NT; t++)
     if (registered[t] && ids[t] == me) return t;
   return 0;
 }
@@ -131,36 +132,71 @@ void rt_pending_need(int need) { pend_need = need; }
  * flushes could be ordered against theirs. A flush of any other buffer
  * touches nothing the operation or those flushes touch, so it commutes
  * with them and can wait for an operation that observes it: every TSO/PSO
- * execution has an equivalent one whose flushes all happen here. */
+ * execution has an equivalent one whose flushes all happen here.
+ *
+ * Each choice is one more branch for the checker, so only one order of
+ * each class of equivalent flush sequences is offered: two adjacent
+ * flushes of different buffers and disjoint bytes commute, so they come in
+ * increasing buffer order; and the caller's own flushes must be followed by
+ * another buffer's flush (at the end of the sequence they are the same as
+ * flushing later: the caller's load forwards the same bytes from its
+ * buffer, its drain or eviction flushes them in the same order). */
+struct flush {
+  uint8_t buf;
+  uint32_t idx;
+  uintptr_t lo, hi;
+};
+
+static int after(const struct flush *f, const struct flush *last) {
+  return !last || f->buf > last->buf || f->buf == last->buf || (f->lo < last->hi && last->lo < f->hi);
+}
+
 void rt_sched_point(void) {
   int t = rt_cur;
   uint8_t in[RT_MAX_THREADS] = {0};
   int drains = pend_kind == PEND_NONE || pend_need != NEED_NONE;
-  for (int u = 0; u < nthreads; u++)
+  for (int u = 0; u < NT; u++)
     in[u] = (u == t && drains) || (pend_kind != PEND_NONE && rt_mm_buffer_overlaps(u, pend_addr, pend_size));
   for (int grew = 1; grew;) {
     grew = 0;
-    for (int u = 0; u < nthreads; u++)
-      for (int v = 0; v < nthreads && !in[u]; v++)
+    for (int u = 0; u < NT; u++)
+      for (int v = 0; v < NT && !in[u]; v++)
         if (in[v] && rt_mm_buffers_overlap(u, v)) in[u] = 1, grew = 1;
   }
   if (atomic_owner == t) /* inside its atomic block only its own buffer flushes */
-    for (int u = 0; u < nthreads; u++) in[u] = u == t && in[u];
+    for (int u = 0; u < NT; u++) in[u] = u == t && in[u];
   enum { MAX = RT_MAX_THREADS * RT_EXPORT_MAX_BOUND };
+  struct flush last;
+  int flushed = 0;
   for (;;) {
+    struct flush opt[MAX];
     uint32_t idx[MAX];
-    uint8_t who[MAX];
     int n = 0;
-    for (int u = 0; u < nthreads; u++) {
+    for (int u = 0; u < NT; u++) {
       if (!in[u]) continue;
-      int k = rt_mm_flush_options(u, idx + n, MAX - n);
-      for (int i = 0; i < k; i++) who[n + i] = (uint8_t)u;
-      n += k;
+      int k = rt_mm_flush_options(u, idx, MAX - n);
+      for (int i = 0; i < k; i++) {
+        struct flush *f = &opt[n];
+        uint32_t size;
+        f->buf = (uint8_t)u, f->idx = idx[i];
+        rt_mm_entry_range(u, idx[i], &f->lo, &size);
+        f->hi = f->lo + size;
+        if (after(f, flushed ? &last : 0)) n++;
+      }
     }
-    if (!n) break;
-    uint32_t c = rt_choose((uint32_t)n + 1, TSOIFY_CH_SCHEDULE); /* 0 = no more flushes */
-    if (!c) break;
-    rt_mm_flush_entry(who[c - 1], idx[c - 1]);
+    /* an own flush only if another buffer's can follow it */
+    int m = 0;
+    for (int i = 0; i < n; i++) {
+      int ok = opt[i].buf != t;
+      for (int j = 0; j < n && !ok; j++) ok = opt[j].buf != t && after(&opt[j], &opt[i]);
+      if (ok) opt[m++] = opt[i];
+    }
+    int may_stop = !flushed || last.buf != t;
+    if (!m) break; /* (a dead end after an own flush only repeats a shorter sequence) */
+    uint32_t c = rt_choose((uint32_t)m + (uint32_t)may_stop, TSOIFY_CH_SCHEDULE);
+    if (may_stop && c-- == 0) break;
+    rt_mm_flush_entry(opt[c].buf, opt[c].idx);
+    last = opt[c], flushed = 1;
   }
   pend_kind = PEND_NONE, pend_need = NEED_NONE;
 }
@@ -248,13 +284,13 @@ static void *thread_start(void *p) {
 }
 
 int __tsoify_pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void *), void *arg) {
-  op_begin();
-  drain_here(); /* the child sees everything stored before */
-  if (nthreads >= RT_MAX_THREADS) limit("tsoify export: more threads than RT_MAX_THREADS (16)");
-  int t = nthreads++;
-  starts[t].fn = fn;
+  fence_step(); /* the child sees everything stored before */
+  if (!FAST_PATHS) STEP_BEGIN();
+  int t = __atomic_fetch_add(&nthreads, 1, __ATOMIC_SEQ_CST);
+  if (!FAST_PATHS) STEP_END();
+  if (t >= RT_MAX_THREADS) limit("tsoify export: more threads than RT_MAX_THREADS (16)");
+  starts[t].fn = fn; /* slot t is ours alone */
   starts[t].arg = arg;
-  op_end();
   return pthread_create(out, attr, thread_start, (void *)(intptr_t)t);
 }
 

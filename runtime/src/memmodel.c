@@ -74,6 +74,11 @@ static uint16_t flush_proc_for(int t, uintptr_t addr) {
 
 uint16_t rt_mm_flush_proc(int t, uint32_t idx) { return buffers[t].e[idx].proc; }
 
+void rt_mm_entry_range(int t, uint32_t idx, uintptr_t *addr, uint32_t *size) {
+  *addr = buffers[t].e[idx].addr;
+  *size = buffers[t].e[idx].size;
+}
+
 int rt_mm_model(void) { return (int)RT_MODEL; }
 
 void rt_mm_init(void) {

@@ -124,6 +124,7 @@ int rt_mm_flush_options(int t, uint32_t *entry_idx, int max);
 /* the flush process that writes entry idx of t's buffer */
 uint16_t rt_mm_flush_proc(int t, uint32_t idx);
 void rt_mm_flush_entry(int t, uint32_t idx);
+void rt_mm_entry_range(int t, uint32_t idx, uintptr_t *addr, uint32_t *size); /* bytes entry idx of t writes */
 int rt_mm_model(void);
 int rt_mm_buffer_overlaps(int u, const void *addr, uint64_t size);
 int rt_mm_buffers_overlap(int t, int u);
