@@ -122,11 +122,6 @@ pub fn link_runtime(module: &Module, runtime: &[u8]) -> Result<(), PassError> {
     module.verify()
 }
 
-/// Is this module an export (it carries the export runtime)?
-pub fn is_export(m: LLVMModuleRef) -> bool {
-    named(m, CHOICE).is_some()
-}
-
 /// Give an export's choice point to the native runtime (see the module
 /// comment). A module that is not an export is left alone.
 pub fn import(m: LLVMModuleRef) {

@@ -45,15 +45,11 @@ pub fn instrument_file(path: &std::path::Path, opts: &Options) -> Result<Instrum
     native(m, opts)
 }
 
-/// An export (see `export_file`) is an SC program: SC is its default model,
-/// and its choice point becomes the native runtime's.
+/// An export (see `export_file`) is instrumented like any program, except
+/// that its choice point becomes the native runtime's.
 fn native(m: module::Module, opts: &Options) -> Result<Instrumented, PassError> {
-    let mut opts = opts.clone();
-    if export::is_export(m.m) {
-        opts.default_model = 0;
-    }
     export::import(m.m);
-    rewrite::run(m, &opts)
+    rewrite::run(m, opts)
 }
 
 /// Export mode: instrument the module in `path` for the model and bound in
