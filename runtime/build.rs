@@ -43,10 +43,12 @@ fn export_bitcode(out: &Path) {
         for src in ["memmodel.c", "api.c", "export.c"] {
             let bc = out.join(format!("export_{variant}_{src}.bc"));
             let status = Command::new(tool("clang"))
-                // plain scalar code for the checker: no vector instructions
-                .args(["-O2", "-fno-vectorize", "-fno-slp-vectorize", "-fno-unroll-loops", "-std=gnu11"])
-                .args(["-fno-stack-protector", "-Wall", "-Wno-unused-parameter", "-Wno-unused-variable"])
-                .args(["-Wno-unused-but-set-variable", "-DTSOIFY_EXPORT", "-include", "src/export.h"])
+                // unoptimised, then only SROA and CFG clean-up below: -O1 and up
+                // bring in intrinsics (llvm.smin, vectors) that checkers'
+                // interpreters lack (Nidhugg stops at llvm.smin)
+                .args(["-O0", "-Xclang", "-disable-O0-optnone", "-std=gnu11", "-fno-stack-protector"])
+                .args(["-Wall", "-Wno-unused-parameter", "-Wno-unused-variable", "-Wno-unused-but-set-variable"])
+                .args(["-DTSOIFY_EXPORT", "-include", "src/export.h"])
                 .args(defines)
                 .args(["-emit-llvm", "-c"])
                 .arg(format!("src/{src}"))
@@ -57,8 +59,11 @@ fn export_bitcode(out: &Path) {
             assert!(status.success(), "compiling src/{src} for export mode failed");
             parts.push(bc);
         }
-        let linked = out.join(format!("tsoify_export_{variant}.bc"));
+        let linked = out.join(format!("export_{variant}_linked.bc"));
         let status = Command::new(tool("llvm-link")).args(&parts).arg("-o").arg(&linked).status().expect("llvm-link-19 runs");
         assert!(status.success(), "llvm-link of the export runtime failed");
+        let done = out.join(format!("tsoify_export_{variant}.bc"));
+        let status = Command::new(tool("opt")).arg("-passes=sroa,simplifycfg").arg(&linked).arg("-o").arg(&done).status().expect("opt-19 runs");
+        assert!(status.success(), "opt on the export runtime failed");
     }
 }
