@@ -1,6 +1,11 @@
 // Builds the C runtime into a static library (libtsoify_rt.a) that the
-// driver links into every instrumented program. The path of the library is
-// exported to the driver as DEP_TSOIFY_RT_LIB_DIR.
+// driver links into every instrumented program, and the same sources in
+// export mode into LLVM bitcode (tsoify_export_{atomic,mutex}.bc) that
+// `tsoify --export` links into the exported module. The output directory
+// is exported to the crate as TSOIFY_RT_LIB_DIR.
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
 fn main() {
     let sources = ["choice.c", "threads.c", "memmodel.c", "api.c", "libc.c", "server.c", "await.c"];
     let mut build = cc::Build::new();
@@ -21,5 +26,44 @@ fn main() {
         .flag_if_supported("-Wno-unused-parameter")
         .compile("tsoify_rt");
     let out = std::env::var("OUT_DIR").unwrap();
+    export_bitcode(Path::new(&out));
     println!("cargo:rustc-env=TSOIFY_RT_LIB_DIR={out}");
+}
+
+/// The export runtime: the shared buffer code (memmodel.c, api.c) plus
+/// export.c, one bitcode file per way of making runtime steps atomic.
+fn export_bitcode(out: &Path) {
+    println!("cargo:rerun-if-changed=src/export.c");
+    println!("cargo:rerun-if-changed=src/export.h");
+    println!("cargo:rerun-if-env-changed=LLVM_SYS_191_PREFIX");
+    let prefix = std::env::var("LLVM_SYS_191_PREFIX").unwrap_or_else(|_| "/usr/lib/llvm-19".into());
+    let tool = |name: &str| -> PathBuf { Path::new(&prefix).join("bin").join(name) };
+    for (variant, defines) in [("atomic", &[][..]), ("mutex", &["-DTSOIFY_EXPORT_MUTEX"][..])] {
+        let mut parts = vec![];
+        for src in ["memmodel.c", "api.c", "export.c"] {
+            let bc = out.join(format!("export_{variant}_{src}.bc"));
+            let status = Command::new(tool("clang"))
+                // unoptimised, then only SROA and CFG clean-up below: -O1 and up
+                // bring in intrinsics (llvm.smin, vectors) that checkers'
+                // interpreters lack (Nidhugg stops at llvm.smin)
+                .args(["-O0", "-Xclang", "-disable-O0-optnone", "-std=gnu11", "-fno-stack-protector"])
+                .args(["-Wall", "-Wno-unused-parameter", "-Wno-unused-variable", "-Wno-unused-but-set-variable"])
+                .args(["-DTSOIFY_EXPORT", "-include", "src/export.h"])
+                .args(defines)
+                .args(["-emit-llvm", "-c"])
+                .arg(format!("src/{src}"))
+                .arg("-o")
+                .arg(&bc)
+                .status()
+                .expect("clang-19 runs (set LLVM_SYS_191_PREFIX)");
+            assert!(status.success(), "compiling src/{src} for export mode failed");
+            parts.push(bc);
+        }
+        let linked = out.join(format!("export_{variant}_linked.bc"));
+        let status = Command::new(tool("llvm-link")).args(&parts).arg("-o").arg(&linked).status().expect("llvm-link-19 runs");
+        assert!(status.success(), "llvm-link of the export runtime failed");
+        let done = out.join(format!("tsoify_export_{variant}.bc"));
+        let status = Command::new(tool("opt")).arg("-passes=sroa,simplifycfg").arg(&linked).arg("-o").arg(&done).status().expect("opt-19 runs");
+        assert!(status.success(), "opt on the export runtime failed");
+    }
 }

@@ -111,8 +111,61 @@ pub fn instrument(wd: &Workdir, input: &Path, opts: &BuildOptions) -> Result<tso
         "ll" | "bc" => input.to_path_buf(),
         _ => bail!(InputError(format!("{}: expected a .c, .i, .ll or .bc file", input.display()))),
     };
-    let popts = tsoify_pass::Options { default_model: opts.model, default_bound: opts.bound, allow_unsupported: opts.allow_unsupported };
+    let popts = pass_options(opts);
     tsoify_pass::instrument_file(&ir, &popts).map_err(|e| input_error(format!("{}: {e}", input.display())))
+}
+
+fn pass_options(opts: &BuildOptions) -> tsoify_pass::Options {
+    tsoify_pass::Options {
+        default_model: opts.model,
+        default_bound: opts.bound,
+        allow_unsupported: opts.allow_unsupported,
+        export: false,
+    }
+}
+
+/// How the exported runtime makes each of its operations atomic for the
+/// checker (`tsoify --export-atomic`).
+#[derive(Clone, Copy, Debug, PartialEq, clap::ValueEnum)]
+pub enum ExportAtomic {
+    /// `__VERIFIER_atomic_begin/end` around each operation
+    Atomic,
+    /// one global pthread mutex, for checkers without atomic blocks
+    Mutex,
+}
+
+/// The largest --buffer-size an export accepts (RT_EXPORT_MAX_BOUND in
+/// runtime/src/rt.h: the exported buffers are fixed-size arrays).
+pub const EXPORT_MAX_BOUND: u32 = 32;
+
+/// `tsoify --export`: `input` with the runtime's store buffers linked in,
+/// as one module for an SC model checker (runtime/ABI.md "Export mode").
+pub fn export(wd: &Workdir, input: &Path, opts: &BuildOptions, atomic: ExportAtomic) -> Result<tsoify_pass::Instrumented> {
+    if opts.bound == 0 {
+        bail!(InputError(
+            "--export needs bounded store buffers, but --buffer-size is 0 (unbounded); hint: pass --buffer-size K with 1 <= K <= 32 (the exported buffers are fixed-size arrays)".into()
+        ));
+    }
+    if opts.bound > EXPORT_MAX_BOUND {
+        bail!(InputError(format!(
+            "--export supports --buffer-size up to {EXPORT_MAX_BOUND}, not {}; hint: pass a smaller K (the exported buffers are fixed-size arrays)",
+            opts.bound
+        )));
+    }
+    if !input.exists() {
+        bail!(InputError(format!("{}: no such file", input.display())));
+    }
+    let ext = input.extension().and_then(|e| e.to_str()).unwrap_or("");
+    let ir = match ext {
+        "c" | "i" => compile_c(wd, input, opts)?,
+        "ll" | "bc" => input.to_path_buf(),
+        _ => bail!(InputError(format!("{}: expected a .c, .i, .ll or .bc file", input.display()))),
+    };
+    let runtime = match atomic {
+        ExportAtomic::Atomic => tsoify_runtime::EXPORT_ATOMIC_BC,
+        ExportAtomic::Mutex => tsoify_runtime::EXPORT_MUTEX_BC,
+    };
+    tsoify_pass::export_file(&ir, &pass_options(opts), runtime).map_err(|e| input_error(format!("{}: {e}", input.display())))
 }
 
 /// Link an instrumented module with the runtime into a native executable.

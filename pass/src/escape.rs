@@ -86,7 +86,11 @@ fn escapes(v: Value, depth: u32) -> bool {
                 if callee == "pthread_create" && slot == 0 {
                     continue;
                 }
-                let harmless = callee.starts_with("llvm.lifetime.")
+                // an export's runtime (export.rs) runs natively in the caller's
+                // thread and never hands the pointer on: the scratch slots
+                // it reads stay private
+                let harmless = callee.starts_with(crate::export::PREFIX)
+                    || callee.starts_with("llvm.lifetime.")
                     || callee.starts_with("llvm.dbg.")
                     || callee.starts_with("llvm.memcpy")
                     || callee.starts_with("llvm.memmove")

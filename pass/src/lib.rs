@@ -8,6 +8,7 @@
 //! globals) are added for readable traces.
 
 mod escape;
+mod export;
 mod ir;
 mod locations;
 mod loops;
@@ -28,22 +29,42 @@ pub struct Options {
     pub default_bound: u32,
     /// turn refusals into warnings that travel with the program
     pub allow_unsupported: bool,
+    /// export mode (`tsoify --export`): keep `main` and the program's own
+    /// __VERIFIER_*/assert/exit calls, no tables; see export.rs
+    pub export: bool,
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { default_model: 1, default_bound: 32, allow_unsupported: false }
+        Options { default_model: 1, default_bound: 32, allow_unsupported: false, export: false }
     }
 }
 
 /// Instrument the module in `path` (`.ll` or `.bc`).
 pub fn instrument_file(path: &std::path::Path, opts: &Options) -> Result<Instrumented, PassError> {
     let m = module::Module::parse_file(path)?;
+    native(m, opts)
+}
+
+/// An export (see `export_file`) is instrumented like any program, except
+/// that its choice point becomes the native runtime's.
+fn native(m: module::Module, opts: &Options) -> Result<Instrumented, PassError> {
+    export::import(m.m);
     rewrite::run(m, opts)
+}
+
+/// Export mode: instrument the module in `path` for the model and bound in
+/// `opts` and link the export runtime (`runtime`, bitcode) into it; the
+/// result is one self-contained module for any SC checker.
+pub fn export_file(path: &std::path::Path, opts: &Options, runtime: &[u8]) -> Result<Instrumented, PassError> {
+    let m = module::Module::parse_file(path)?;
+    let out = rewrite::run(m, &Options { export: true, ..opts.clone() })?;
+    export::link_runtime(&out.module, runtime)?;
+    Ok(out)
 }
 
 /// Instrument a module given as LLVM assembly text (used by tests).
 pub fn instrument_ir(text: &str, opts: &Options) -> Result<Instrumented, PassError> {
     let m = module::Module::parse_text(text)?;
-    rewrite::run(m, opts)
+    native(m, opts)
 }

@@ -175,7 +175,9 @@ fn natural_loops(f: Value) -> Vec<Loop> {
 /// instrumented like the loop's.
 fn allowed_in_await(f: Value) -> bool {
     let name = ir::name(f);
-    !ir::is_declaration(f)
+    // (not a defined `__tsoify_*` function: the pass leaves those native,
+    // e.g. an export's own buffer code, so the runtime would not see them)
+    (!ir::is_declaration(f) && !name.starts_with("__tsoify"))
         || redirect::redirect_of(&name).is_some()
         || HARMLESS_EXTERNALS.contains(&name.as_str())
         || name.starts_with("llvm.dbg.")

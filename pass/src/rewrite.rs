@@ -53,6 +53,8 @@ struct Pass<'a> {
     rt: Runtime,
     locs: LocTable,
     _opts: std::marker::PhantomData<&'a Options>,
+    /// export mode (export.rs): fewer redirects, no cur_loc, main kept
+    export: bool,
     problems: Vec<String>,
     sites: usize,
     skipped: usize,
@@ -84,6 +86,7 @@ pub fn run(module: Module, opts: &Options) -> Result<Instrumented, PassError> {
         rt,
         locs: LocTable::new(),
         _opts: std::marker::PhantomData,
+        export: opts.export,
         problems: vec![],
         sites: 0,
         skipped: 0,
@@ -111,18 +114,28 @@ pub fn run(module: Module, opts: &Options) -> Result<Instrumented, PassError> {
             "unsupported: {first}{tail}; hint: rewrite that part, or pass --allow-unsupported to go on (the verdict will say so)"
         )));
     }
+    if opts.export {
+        // the checker runs the program's own main; traces are the checker's
+        add_defaults(m, ctx, opts);
+        module.verify()?;
+        return Ok(Instrumented { module, sites: pass.sites, skipped_private: pass.skipped, await_loops: 0, warnings: pass.problems });
+    }
     ir::set_name(main, "__tsoify_user_main");
     pass.locs.emit(ctx, m, &program_globals);
-    unsafe {
-        add_u32(m, ctx, "__tsoify_default_model", opts.default_model);
-        add_u32(m, ctx, "__tsoify_default_bound", opts.default_bound);
-    }
+    add_defaults(m, ctx, opts);
     let warnings = pass.problems.clone();
     if !warnings.is_empty() {
         emit_warnings(ctx, m, &warnings);
     }
     module.verify()?;
     Ok(Instrumented { module, sites: pass.sites, skipped_private: pass.skipped, await_loops: pass.await_loops, warnings })
+}
+
+fn add_defaults(m: LLVMModuleRef, ctx: LLVMContextRef, opts: &Options) {
+    unsafe {
+        add_u32(m, ctx, "__tsoify_default_model", opts.default_model);
+        add_u32(m, ctx, "__tsoify_default_bound", opts.default_bound);
+    }
 }
 
 /// Globals that belong to the program (for the trace's name table).
@@ -209,7 +222,10 @@ impl<'a> Pass<'a> {
     }
 
     fn function(&mut self, f: Value) {
-        self.await_loops += loops::instrument(f, self.b, self.ctx, &self.rt.loops, &mut self.locs);
+        // the export is checked by another tool: its loops are its own business
+        if !self.export {
+            self.await_loops += loops::instrument(f, self.b, self.ctx, &self.rt.loops, &mut self.locs);
+        }
         let insts = ir::instructions(f);
         let mut esc = Escapes::default();
         // first pass: how big must the slots be, and what is refused
@@ -441,7 +457,7 @@ impl<'a> Pass<'a> {
         // `{ __assert_fail(...); }` (the failure then points inside it, not at
         // the call). So a call of a *defined* reach_error/__VERIFIER_error
         // ends the execution as reach_error at the call site; its body never runs.
-        if !ir::is_declaration(f) && redirect::is_error_function(&name) {
+        if !self.export && !ir::is_declaration(f) && redirect::is_error_function(&name) {
             let loc = self.locs.add(i, SiteOp::Call, None);
             self.before(i);
             unsafe { LLVMBuildStore(self.b, self.c32(loc), self.rt.cur_loc) };
@@ -450,7 +466,7 @@ impl<'a> Pass<'a> {
             return;
         }
         // a redirected call learns where it is through __tsoify_cur_loc
-        if ir::is_declaration(f) && (redirect::redirect_of(&name).is_some() || name == "tsoify_outcome") {
+        if !self.export && ir::is_declaration(f) && (redirect::redirect_of(&name).is_some() || name == "tsoify_outcome") {
             let loc = self.locs.add(i, SiteOp::Call, None);
             self.before(i);
             unsafe { LLVMBuildStore(self.b, self.c32(loc), self.rt.cur_loc) };
@@ -491,7 +507,11 @@ impl<'a> Pass<'a> {
             if !ir::is_declaration(f) {
                 continue;
             }
-            let Some(target) = redirect::redirect_of(&ir::name(f)) else { continue };
+            let name = ir::name(f);
+            if self.export && !crate::export::redirected(&name) {
+                continue; // the checker interprets it
+            }
+            let Some(target) = redirect::redirect_of(&name) else { continue };
             let existing = done.get(target).copied().or_else(|| unsafe {
                 let n = ir::cstr(target);
                 let g = LLVMGetNamedFunction(self.m, n.as_ptr());

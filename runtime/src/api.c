@@ -170,8 +170,8 @@ void __tsoify_memcpy(void *dst, const void *src, uint64_t n, uint32_t loc) {
   const char *s = src;
   while (n) {
     uint64_t chunk = n < sizeof tmp ? n : sizeof tmp;
-    for (uint64_t off = 0; off < chunk; off += 8) __tsoify_load(s + off, tmp + off, chunk - off < 8 ? chunk - off : 8, 0, loc);
-    for (uint64_t off = 0; off < chunk; off += 8) __tsoify_store(d + off, tmp + off, chunk - off < 8 ? chunk - off : 8, 0, loc);
+    for (uint64_t off = 0; off < chunk; off += 8) rt_piece_load(s + off, tmp + off, chunk - off < 8 ? chunk - off : 8, 0, loc);
+    for (uint64_t off = 0; off < chunk; off += 8) rt_piece_store(d + off, tmp + off, chunk - off < 8 ? chunk - off : 8, 0, loc);
     d += chunk, s += chunk, n -= chunk;
   }
 }
@@ -179,7 +179,7 @@ void __tsoify_memcpy(void *dst, const void *src, uint64_t n, uint32_t loc) {
 void __tsoify_memset(void *dst, uint32_t val, uint64_t n, uint32_t loc) {
   uint8_t pattern[8];
   memset(pattern, (int)val, sizeof pattern);
-  for (uint64_t off = 0; off < n; off += 8) __tsoify_store((char *)dst + off, pattern, n - off < 8 ? n - off : 8, 0, loc);
+  for (uint64_t off = 0; off < n; off += 8) rt_piece_store((char *)dst + off, pattern, n - off < 8 ? n - off : 8, 0, loc);
 }
 
 /* End of a stack frame whose local `addr` escaped: drop the thread's pending

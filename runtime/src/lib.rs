@@ -4,5 +4,10 @@
 
 /// `libtsoify_rt.a`, as built by this crate's build script.
 pub static LIBRARY: &[u8] = include_bytes!(concat!(env!("TSOIFY_RT_LIB_DIR"), "/libtsoify_rt.a"));
+/// The export-mode runtime as LLVM bitcode, runtime steps made atomic with
+/// `__VERIFIER_atomic_begin/end` (`tsoify --export`).
+pub static EXPORT_ATOMIC_BC: &[u8] = include_bytes!(concat!(env!("TSOIFY_RT_LIB_DIR"), "/tsoify_export_atomic.bc"));
+/// The same with one global pthread mutex (`--export-atomic mutex`).
+pub static EXPORT_MUTEX_BC: &[u8] = include_bytes!(concat!(env!("TSOIFY_RT_LIB_DIR"), "/tsoify_export_mutex.bc"));
 /// The header describing the channel between `verify` and the runtime.
 pub const CHANNEL_HEADER: &str = include_str!("../include/tsoify_channel.h");

@@ -112,6 +112,17 @@ long long __tsoify_nondet_longlong(void) { return (long long)nondet(64, 1); }
 unsigned long long __tsoify_nondet_ulonglong(void) { return (unsigned long long)nondet(64, 0); }
 void *__tsoify_nondet_pointer(void) { return (void *)(intptr_t)nondet(64, 0); }
 
+/* The choice point of a program exported by `tsoify --export`: the pass
+ * puts this in place of the export's own rt_choose (ABI.md, "Export mode"),
+ * whose __VERIFIER_nondet_uint() would only be sampled here. */
+uint32_t __tsoify_export_choice(uint32_t n, int kind) {
+  (void)kind;
+  if (n <= 1) return 0;
+  uint32_t v = rt_choose(n, TSOIFY_CH_NONDET);
+  rt_event(TSOIFY_EV_NONDET, 0, 4, v, rt_cur_loc, 32, 0);
+  return v;
+}
+
 void __tsoify_assume(int cond) {
   if (!cond) rt_block_forever();
 }

@@ -18,7 +18,9 @@
  * else memory. */
 #include <stdlib.h>
 #include <string.h>
+#ifndef TSOIFY_EXPORT
 #include <sys/mman.h>
+#endif
 #include "rt.h"
 
 struct entry {
@@ -30,7 +32,12 @@ struct entry {
   uint8_t bytes[RT_ENTRY_BYTES];
 };
 
+#ifdef TSOIFY_EXPORT
+#define BUFFER_CAPACITY RT_EXPORT_MAX_BOUND /* the export is always bounded */
+static struct entry storage[RT_MAX_THREADS][BUFFER_CAPACITY];
+#else
 #define BUFFER_CAPACITY 4096u /* entries per thread, bounded or not */
+#endif
 
 struct buffer {
   struct entry *e; /* e[0] is the oldest; storage made once by rt_mm_init */
@@ -49,7 +56,11 @@ static uintptr_t *pso_addrs; /* [RT_MAX_THREADS][TSOIFY_PSO_PROCS_PER_THREAD] */
 static uint32_t pso_n[RT_MAX_THREADS];
 
 static uint16_t flush_proc_for(int t, uintptr_t addr) {
-  if (rt_shm->model != TSOIFY_MODEL_PSO) return (uint16_t)(TSOIFY_FLUSH_PROC + (unsigned)t);
+#ifdef TSOIFY_EXPORT
+  (void)t, (void)addr;
+  return 0; /* process ids are for the explorer's reduction only */
+#else
+  if (RT_MODEL != TSOIFY_MODEL_PSO) return (uint16_t)(TSOIFY_FLUSH_PROC + (unsigned)t);
   uintptr_t *mine = pso_addrs + (size_t)t * TSOIFY_PSO_PROCS_PER_THREAD;
   uint32_t base = TSOIFY_PSO_FLUSH_PROC + (uint32_t)t * TSOIFY_PSO_PROCS_PER_THREAD;
   for (uint32_t i = 0; i < pso_n[t]; i++)
@@ -58,13 +69,22 @@ static uint16_t flush_proc_for(int t, uintptr_t addr) {
     rt_end(TSOIFY_ST_INTERNAL, 0, "thread %d buffered more than %u addresses under PSO", t, TSOIFY_PSO_PROCS_PER_THREAD);
   mine[pso_n[t]] = addr;
   return (uint16_t)(base + pso_n[t]++);
+#endif
 }
 
 uint16_t rt_mm_flush_proc(int t, uint32_t idx) { return buffers[t].e[idx].proc; }
 
-int rt_mm_model(void) { return (int)rt_shm->model; }
+void rt_mm_entry_range(int t, uint32_t idx, uintptr_t *addr, uint32_t *size) {
+  *addr = buffers[t].e[idx].addr;
+  *size = buffers[t].e[idx].size;
+}
+
+int rt_mm_model(void) { return (int)RT_MODEL; }
 
 void rt_mm_init(void) {
+#ifdef TSOIFY_EXPORT
+  for (int t = 0; t < RT_MAX_THREADS; t++) buffers[t].e = storage[t];
+#else
   size_t bytes = (size_t)RT_MAX_THREADS * BUFFER_CAPACITY * sizeof(struct entry);
   struct entry *pool = mmap(0, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (pool == MAP_FAILED) abort();
@@ -72,6 +92,7 @@ void rt_mm_init(void) {
   pso_addrs = mmap(0, (size_t)RT_MAX_THREADS * TSOIFY_PSO_PROCS_PER_THREAD * sizeof *pso_addrs, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (pso_addrs == MAP_FAILED) abort();
+#endif
 }
 
 int rt_mm_pending(int t) { return (int)buffers[t].n; }
@@ -140,7 +161,7 @@ int rt_mm_flush_options(int t, uint32_t *idx, int max) {
   struct buffer *b = &buffers[t];
   if (!b->n) return 0;
   if (max <= 0) rt_end(TSOIFY_ST_INTERNAL, 0, "more than %d alternatives at one scheduling point", RT_MAX_OPTIONS);
-  if (rt_shm->model == TSOIFY_MODEL_TSO) {
+  if (RT_MODEL == TSOIFY_MODEL_TSO) {
     idx[0] = 0;
     return 1;
   }
@@ -160,7 +181,7 @@ void rt_mm_drain(int t, uint32_t loc) {
 }
 
 void rt_mm_barrier(int t) {
-  if (rt_shm->model == TSOIFY_MODEL_PSO) buffers[t].epoch++;
+  if (RT_MODEL == TSOIFY_MODEL_PSO) buffers[t].epoch++;
 }
 
 /* A store is a scheduling point when it touches memory at once: under SC,
@@ -168,14 +189,14 @@ void rt_mm_barrier(int t) {
  * A plain buffered store is invisible to other threads until a flush step,
  * so running it without a scheduling point loses no behaviour. */
 int rt_mm_full(int t) {
-  uint32_t k = rt_shm->bound;
+  uint32_t k = RT_BOUND;
   return k && buffers[t].n >= k;
 }
 
 int rt_mm_store_needs_sched(int t, uint32_t order) {
-  if (rt_shm->model == TSOIFY_MODEL_SC) return 1;
+  if (RT_MODEL == TSOIFY_MODEL_SC) return 1;
   if (order == 7 /* seq_cst: locked exchange on x86 */) return 1;
-  uint32_t k = rt_shm->bound;
+  uint32_t k = RT_BOUND;
   return k && buffers[t].n >= k;
 }
 
@@ -196,7 +217,7 @@ void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t orde
   order &= ~RT_ORDER_WAITED;
   uintptr_t a = (uintptr_t)addr;
   const uint8_t *src = in;
-  int model = rt_shm->model;
+  int model = RT_MODEL;
   if (model == TSOIFY_MODEL_SC) {
     write_memory(a, src, size);
     rt_event(TSOIFY_EV_STORE, addr, size, rt_value_of(in, size), loc, 0, 0);
@@ -214,7 +235,7 @@ void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t orde
    * flush can be matched with the store that made it */
   for (uint32_t off = 0; off < size; off += RT_ENTRY_BYTES) {
     uint32_t n = size - off < RT_ENTRY_BYTES ? size - off : RT_ENTRY_BYTES;
-    uint32_t k = rt_shm->bound;
+    uint32_t k = RT_BOUND;
     uint32_t evicted = 0;
     if (k && b->n >= k) { /* full: the oldest entry (TSO) or a chosen one (PSO) leaves first */
       uint32_t idx[RT_MAX_OPTIONS];

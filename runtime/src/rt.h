@@ -8,6 +8,8 @@
  *   libc.c     malloc/free, __VERIFIER_*, assert/abort/exit, outcomes
  *   await.c    await loops (block until a location read changes), --unroll
  *   server.c   process main: fork server, standalone run, info dump
+ *   export.c   export mode only (-DTSOIFY_EXPORT, see ../ABI.md "Export
+ *              mode"): replaces choice.c, threads.c, libc.c and server.c
  */
 #ifndef TSOIFY_RT_H
 #define TSOIFY_RT_H
@@ -15,7 +17,14 @@
 #include <stdint.h>
 #include "../include/tsoify_channel.h"
 
+#ifdef TSOIFY_EXPORT
+/* The export keeps its buffers in ordinary globals that an SC checker
+ * models byte by byte: keep them small. */
+#define RT_MAX_THREADS 16
+#define RT_EXPORT_MAX_BOUND 32 /* entries per buffer: the largest --buffer-size */
+#else
 #define RT_MAX_THREADS 64
+#endif
 #define RT_ENTRY_BYTES 16 /* a buffer entry holds at most this many bytes */
 /* alternatives at one scheduling point: threads plus flushable entries */
 #define RT_MAX_OPTIONS 1024
@@ -33,6 +42,16 @@ struct tsoify_global {
 
 /* ---- choice.c ---- */
 extern struct tsoify_shm *rt_shm;
+/* The model and bound: set per execution by verify, or fixed at export
+ * (the pass's __tsoify_default_* constants). */
+#ifdef TSOIFY_EXPORT
+extern const uint32_t __tsoify_default_model, __tsoify_default_bound;
+#define RT_MODEL __tsoify_default_model
+#define RT_BOUND __tsoify_default_bound
+#else
+#define RT_MODEL (rt_shm->model)
+#define RT_BOUND (rt_shm->bound)
+#endif
 /* location of the redirected call being made: instrumented code stores it
  * just before each call (ABI name __tsoify_cur_loc) */
 #define rt_cur_loc __tsoify_cur_loc
@@ -44,6 +63,21 @@ void rt_event(int kind, const void *addr, uint32_t size, uint64_t value, uint32_
               uint32_t aux2);
 _Noreturn void rt_end(int status, uint32_t loc, const char *fmt, ...);
 uint64_t rt_value_of(const void *bytes, uint32_t size);
+
+#ifdef TSOIFY_EXPORT
+#define rt_event(...) ((void)0) /* no explorer to log for */
+#endif
+
+/* ---- api.c ---- */
+/* memcpy/memset move their 8-byte pieces through these, so each piece is
+ * one operation: the ABI entry points natively, export.c's atomic wrappers
+ * in export mode */
+void rt_piece_load(const void *addr, void *dst, uint64_t size, uint32_t order, uint32_t loc);
+void rt_piece_store(void *addr, const void *src, uint64_t size, uint32_t order, uint32_t loc);
+#ifndef TSOIFY_EXPORT
+#define rt_piece_load __tsoify_load
+#define rt_piece_store __tsoify_store
+#endif
 
 /* ---- threads.c ---- */
 extern int rt_cur;          /* running thread id */
@@ -100,6 +134,7 @@ int rt_mm_flush_options(int t, uint32_t *entry_idx, int max);
 /* the flush process that writes entry idx of t's buffer */
 uint16_t rt_mm_flush_proc(int t, uint32_t idx);
 void rt_mm_flush_entry(int t, uint32_t idx);
+void rt_mm_entry_range(int t, uint32_t idx, uintptr_t *addr, uint32_t *size); /* bytes entry idx of t writes */
 int rt_mm_model(void);
 int rt_mm_buffer_overlaps(int u, const void *addr, uint64_t size);
 int rt_mm_buffers_overlap(int t, int u);

@@ -16,7 +16,7 @@ use tsoify::exit;
 every load, store, fence, atomic and memcpy/memset that may touch shared memory into a call to the tsoify \
 runtime, redirects pthread and __VERIFIER_* calls, and links the runtime in. The result is a native \
 executable: give it to `verify` to check every execution.",
-    after_help = "EXAMPLES:\n  tsoify dekker.c                 # writes dekker.tso\n  verify dekker.tso               # explore every x86-TSO execution\n  verify --model sc dekker.tso    # the same program under sequential consistency\n  tsoify --emit-llvm dekker.c     # writes dekker.tso.ll, the instrumented IR, to read\n\nEXIT CODES: 0 built, 3 the input could not be built (the message says why)."
+    after_help = "EXAMPLES:\n  tsoify dekker.c                 # writes dekker.tso\n  tsoify --export --buffer-size 2 dekker.c   # writes dekker.sc.bc, TSO encoded for any SC checker\n  verify --model sc dekker.sc.bc  # ... such as our own SC mode\n  verify dekker.tso               # explore every x86-TSO execution\n  verify --model sc dekker.tso    # the same program under sequential consistency\n  tsoify --emit-llvm dekker.c     # writes dekker.tso.ll, the instrumented IR, to read\n\nEXIT CODES: 0 built, 3 the input could not be built or the options do not fit (the message says why)."
 )]
 struct Cli {
     /// The program: C source (.c, preprocessed .i) or LLVM IR (.ll, .bc).
@@ -34,6 +34,17 @@ struct Cli {
     /// Write the instrumented LLVM IR (.ll) instead of an executable.
     #[arg(long)]
     emit_llvm: bool,
+    /// Export mode: write one LLVM module (default PROGRAM.sc.bc, .sc.ll with
+    /// --emit-llvm) in which --model is encoded with the runtime's store
+    /// buffers as plain code, for any SC model checker (Nidhugg, GenMC,
+    /// `verify --model sc`). Needs a bounded --buffer-size (1 to 32).
+    #[arg(long)]
+    export: bool,
+    /// With --export: how each runtime operation is made atomic for the
+    /// checker: `atomic` (__VERIFIER_atomic_begin/end) or `mutex` (one
+    /// pthread mutex, for checkers without atomic blocks).
+    #[arg(long, value_enum, default_value = "atomic", requires = "export")]
+    export_atomic: build::ExportAtomic,
     #[command(flatten)]
     build: BuildArgs,
 }
@@ -49,6 +60,13 @@ fn main() {
     };
     let result = (|| -> anyhow::Result<PathBuf> {
         let wd = build::Workdir::new()?;
+        if cli.export {
+            let m = build::export(&wd, &cli.program, &opts, cli.export_atomic)?;
+            let ext = if cli.emit_llvm { "sc.ll" } else { "sc.bc" };
+            let out = cli.output.clone().unwrap_or_else(|| cli.program.with_extension(ext));
+            if cli.emit_llvm { m.write_ll(&out)? } else { m.write_bc(&out)? }
+            return Ok(out);
+        }
         let m = build::instrument(&wd, &cli.program, &opts)?;
         for w in &m.warnings {
             eprintln!("tsoify: warning: allowed unsupported construct: {w}");

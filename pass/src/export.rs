@@ -1,0 +1,136 @@
+//! Export mode (`tsoify --export`, runtime/ABI.md "Export mode"): the
+//! instrumented program plus the runtime's store-buffer code, linked into
+//! one module that any SC model checker can take.
+//!
+//! Both directions live here:
+//! - `link_runtime`: after the pass has instrumented the program (with
+//!   `Options::export` set), link the export runtime's bitcode into it. Every
+//!   symbol the runtime defines gets the prefix `__tsoify_x.` and internal
+//!   linkage: nothing clashes with the native runtime if the export is
+//!   built natively again, and the pass skips these functions (their names
+//!   start with `__tsoify_`), so the runtime is never instrumented.
+//! - `import`: when the pass instruments an export (`verify --model sc
+//!   prog.sc.bc`), the export's choice function becomes the native runtime's
+//!   exact choice, so every alternative is enumerated (the checker-neutral
+//!   `__VERIFIER_nondet_uint()` would only be sampled).
+
+use crate::ir::{self, Value};
+use crate::module::{Module, PassError};
+use llvm_sys::bit_reader::LLVMParseBitcodeInContext2;
+use llvm_sys::core::*;
+use llvm_sys::linker::LLVMLinkModules2;
+use llvm_sys::prelude::*;
+use llvm_sys::transforms::pass_builder::*;
+use llvm_sys::LLVMLinkage;
+
+/// Prefix of every symbol the export runtime brings into the module.
+pub const PREFIX: &str = "__tsoify_x.";
+/// The export runtime's one choice point (runtime/src/export.c rt_choose).
+const CHOICE: &str = "__tsoify_x.rt_choose";
+/// What the native runtime offers in its place (runtime/src/libc.c).
+const NATIVE_CHOICE: &str = "__tsoify_export_choice";
+
+/// Calls the export still redirects to the runtime: the ones whose meaning
+/// under TSO/PSO the runtime must add (thread indices and fences around
+/// pthread calls, atomic blocks that drain, the heap and memcpy/memset
+/// through the buffers). Assume, nondet, reach_error, assert, abort and
+/// exit stay the program's own calls, for the checker to interpret.
+pub fn redirected(name: &str) -> bool {
+    name.starts_with("pthread_")
+        || matches!(
+            name,
+            "__VERIFIER_atomic_begin"
+                | "__VERIFIER_atomic_end"
+                | "malloc"
+                | "calloc"
+                | "realloc"
+                | "free"
+                | "memcpy"
+                | "memmove"
+                | "memset"
+                | "sched_yield"
+        )
+}
+
+/// Defined functions and global variables of a module.
+fn definitions(m: LLVMModuleRef) -> Vec<Value> {
+    let mut v: Vec<Value> = ir::functions(m).into_iter().filter(|&f| !ir::is_declaration(f)).collect();
+    v.extend(ir::globals(m).into_iter().filter(|&g| !ir::is_declaration(g)));
+    v
+}
+
+fn named(m: LLVMModuleRef, name: &str) -> Option<Value> {
+    let n = ir::cstr(name);
+    unsafe {
+        let f = LLVMGetNamedFunction(m, n.as_ptr());
+        if !f.is_null() {
+            return Some(f);
+        }
+        let g = LLVMGetNamedGlobal(m, n.as_ptr());
+        (!g.is_null()).then_some(g)
+    }
+}
+
+/// Link the export runtime (`runtime` bitcode) into the instrumented
+/// program `module`, prefix and internalise its symbols, and drop what the
+/// program does not use.
+pub fn link_runtime(module: &Module, runtime: &[u8]) -> Result<(), PassError> {
+    let bad = |reason: String| PassError::Read { path: "<export runtime>".into(), reason };
+    unsafe {
+        let buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(runtime.as_ptr() as *const _, runtime.len(), c"export-runtime".as_ptr());
+        let mut rt: LLVMModuleRef = std::ptr::null_mut();
+        let failed = LLVMParseBitcodeInContext2(module.ctx, buf, &mut rt) != 0;
+        LLVMDisposeMemoryBuffer(buf);
+        if failed {
+            return Err(bad("not valid bitcode; rebuild tsoify".into()));
+        }
+        // The program refers to the runtime by the ABI names: rename both
+        // sides alike so the link binds them.
+        for def in definitions(rt) {
+            let name = ir::name(def);
+            if name.is_empty() || name.starts_with("llvm.") {
+                continue;
+            }
+            let new = format!("{PREFIX}{name}");
+            if let Some(decl) = named(module.m, &name).filter(|&d| ir::is_declaration(d)) {
+                ir::set_name(decl, &new);
+            }
+            ir::set_name(def, &new);
+        }
+        if LLVMLinkModules2(module.m, rt) != 0 {
+            return Err(bad("linking it into the program failed".into()));
+        }
+        // the model and bound the pass baked in belong to the runtime now
+        for name in ["__tsoify_default_model", "__tsoify_default_bound"] {
+            if let Some(g) = named(module.m, name) {
+                ir::set_name(g, &format!("{PREFIX}{name}"));
+            }
+        }
+        for def in definitions(module.m) {
+            if ir::name(def).starts_with(PREFIX) {
+                LLVMSetLinkage(def, LLVMLinkage::LLVMInternalLinkage);
+            }
+        }
+        let opts = LLVMCreatePassBuilderOptions();
+        let err = LLVMRunPasses(module.m, c"globaldce".as_ptr(), std::ptr::null_mut(), opts);
+        LLVMDisposePassBuilderOptions(opts);
+        if !err.is_null() {
+            let msg = llvm_sys::error::LLVMGetErrorMessage(err);
+            return Err(PassError::Invalid(ir::message(msg)));
+        }
+    }
+    module.verify()
+}
+
+/// Give an export's choice point to the native runtime (see the module
+/// comment). A module that is not an export is left alone.
+pub fn import(m: LLVMModuleRef) {
+    let Some(choose) = named(m, CHOICE) else { return };
+    unsafe {
+        let ty = LLVMGlobalGetValueType(choose);
+        let n = ir::cstr(NATIVE_CHOICE);
+        let native = LLVMAddFunction(m, n.as_ptr(), ty);
+        LLVMReplaceAllUsesWith(choose, native);
+        LLVMDeleteFunction(choose);
+    }
+}
