@@ -329,10 +329,15 @@ fn analyze(events: &[Event]) -> Analysis {
     let mut pending_stores: Vec<VecDeque<usize>> = vec![Default::default(); width];
     let mut c = vec![0u32; width];
     let mut covered = vec![0u32; width];
-    let mut merged = vec![false; width];
+    // per backward scan: processes none of whose earlier events can matter
+    // any more (the clock already covers the latest one seen, hence all)
+    let mut done = vec![false; width];
+    let mut seen = vec![false; width];
+    let mut present = 0usize; // processes with an event before i
+    let pidx: Vec<usize> = events.iter().map(|e| ev.index(e.fp.proc)).collect();
     for (i, e) in events.iter().enumerate() {
         let f = fp(i);
-        let p = ev.index(f.proc);
+        let p = pidx[i];
         c.copy_from_slice(&proc_clock[p]);
         if e.kind == 3 {
             if let Some(store) = pending_stores[p].pop_front() {
@@ -350,32 +355,60 @@ fn analyze(events: &[Event]) -> Analysis {
             join(&mut c, &flushed[e.thread as usize]);
         }
         // races: dependent earlier events of other processes that happen
-        // before i through no other race or edge (the latest ones)
+        // before i through no other race or edge (the latest ones). An
+        // event of q that `covered` knows makes every earlier one of q
+        // known too, so the scan stops once that holds for every process.
         covered.copy_from_slice(&c);
+        done.iter_mut().for_each(|d| *d = false);
+        let mut n_done = 0;
         for j in (0..i).rev() {
+            let q = pidx[j];
+            if done[q] {
+                continue;
+            }
+            if ev.row(j)[q] <= covered[q] {
+                done[q] = true;
+                n_done += 1;
+                if n_done == present {
+                    break;
+                }
+                continue;
+            }
             let g = fp(j);
             if g.proc == f.proc || !racing(g, f) {
                 continue;
             }
-            let q = ev.index(g.proc);
-            if ev.row(j)[q] <= covered[q] {
-                continue;
-            }
             races.push((j, i));
-            let row = ev.row(j).to_vec();
-            join(&mut covered, &row);
+            join(&mut covered, ev.row(j));
         }
         // happens-before from conflicts: the latest dependent event of each
         // other process dominates that process's earlier ones
-        merged.iter_mut().for_each(|m| *m = false);
-        merged[p] = true;
+        done.iter_mut().for_each(|d| *d = false);
+        let mut n_done = 0;
+        if seen[p] {
+            done[p] = true;
+            n_done = 1;
+        }
         for j in (0..i).rev() {
-            let q = ev.index(fp(j).proc);
-            if !merged[q] && fp(j).dependent(f) {
-                merged[q] = true;
-                let src = ev.row(j).to_vec();
-                join(&mut c, &src);
+            if n_done == present {
+                break;
             }
+            let q = pidx[j];
+            if done[q] {
+                continue;
+            }
+            if ev.row(j)[q] <= c[q] {
+                done[q] = true;
+                n_done += 1;
+            } else if fp(j).dependent(f) {
+                done[q] = true;
+                n_done += 1;
+                join(&mut c, ev.row(j));
+            }
+        }
+        if !seen[p] {
+            seen[p] = true;
+            present += 1;
         }
         c[p] += 1;
         match e.kind {

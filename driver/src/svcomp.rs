@@ -699,6 +699,9 @@ impl Row {
     pub fn is_wrong(&self) -> bool {
         correctness(self.expected, &self.outcome) == "NO"
     }
+    pub fn is_correct(&self) -> bool {
+        correctness(self.expected, &self.outcome) == "yes"
+    }
 }
 
 fn expected_word(e: Option<bool>) -> &'static str {
