@@ -130,6 +130,7 @@ pub fn run(program: &Path, args: &[String], info: &Path, models: &[u32], bounds:
             all: false,
             por,
             property: Default::default(),
+            robustness: false,
         };
         let name = config_name(model, bound);
         if let Some(b) = &bar {

@@ -34,6 +34,9 @@ pub struct Config {
     pub por: Por,
     /// which execution endings are violations
     pub property: Property,
+    /// check every execution for SC-equivalence (robust.rs); stop at the
+    /// first that is not (violations are then not stopped at)
+    pub robustness: bool,
 }
 
 /// What counts as a violation.
@@ -140,6 +143,8 @@ impl Stats {
 
 pub struct Exploration {
     pub stats: Stats,
+    /// with `robustness`: the first execution that is not SC-equivalent
+    pub not_robust: Option<(crate::robust::Reordering, Vec<Event>)>,
     pub violation: Option<Violation>,
     /// outcome text -> (executions, of which violating)
     pub outcomes: BTreeMap<String, (u64, u64)>,
@@ -172,6 +177,7 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
     let start = Instant::now();
     let mut stats = Stats::default();
     let mut violation = None;
+    let mut not_robust = None;
     let mut outcomes: BTreeMap<String, (u64, u64)> = BTreeMap::new();
     let mut last_progress = Instant::now();
     loop {
@@ -228,7 +234,14 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
                 events_truncated: s.flags & channel::FL_EVENTS_TRUNC != 0,
                 outcome: channel::c_text(&s.outcome, s.outcome_len as usize),
             });
-            if !cfg.all {
+            if !cfg.all && !cfg.robustness {
+                break;
+            }
+        }
+        if cfg.robustness && status != Status::Assume && s.flags & channel::FL_EVENTS_TRUNC == 0 {
+            let events = &s.events[..s.n_events as usize];
+            if let Some(r) = crate::robust::check(events) {
+                not_robust = Some((r, events.to_vec()));
                 break;
             }
         }
@@ -328,7 +341,7 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
         }
     }
     stats.seconds = start.elapsed().as_secs_f64();
-    Ok(Exploration { stats, violation, outcomes })
+    Ok(Exploration { stats, violation, not_robust, outcomes })
 }
 
 /// Hand the sleep set to the runtime: each sleeping process with the

@@ -9,6 +9,7 @@ pub mod channel;
 pub mod explore;
 pub mod info;
 pub mod report;
+pub mod robust;
 pub mod svcomp;
 
 /// Exit codes shared by both binaries.

@@ -20,8 +20,8 @@ impl Verdict {
     }
     pub fn exit_code(&self) -> i32 {
         match self.verdict {
-            "SAFE" => crate::exit::SAFE,
-            "VIOLATION" => crate::exit::VIOLATION,
+            "SAFE" | "ROBUST" => crate::exit::SAFE,
+            "VIOLATION" | "NOT ROBUST" => crate::exit::VIOLATION,
             _ => crate::exit::UNKNOWN,
         }
     }
@@ -31,6 +31,20 @@ pub fn verdict(x: &Exploration) -> Verdict {
     if let Some(v) = &x.violation {
         return Verdict { verdict: "VIOLATION", reason: v.status.violation_kind().to_string() };
     }
+    complete_or_unknown(x, "SAFE")
+}
+
+/// `verify --robustness`: NOT ROBUST with the first execution that is not
+/// SC-equivalent, ROBUST when the search was complete, else UNKNOWN.
+pub fn robustness_verdict(x: &Exploration) -> Verdict {
+    if x.not_robust.is_some() {
+        return Verdict { verdict: "NOT ROBUST", reason: String::new() };
+    }
+    complete_or_unknown(x, "ROBUST")
+}
+
+/// `yes` when the search saw everything, else UNKNOWN with every reason.
+fn complete_or_unknown(x: &Exploration, yes: &'static str) -> Verdict {
     let s = &x.stats;
     let mut why = vec![];
     if let Some(stop) = s.stopped_by {
@@ -55,7 +69,7 @@ pub fn verdict(x: &Exploration) -> Verdict {
         why.push(format!("runtime: {m}"));
     }
     if why.is_empty() && s.exhausted {
-        Verdict { verdict: "SAFE", reason: String::new() }
+        Verdict { verdict: yes, reason: String::new() }
     } else {
         Verdict { verdict: "UNKNOWN", reason: why.join("; ") }
     }
@@ -114,7 +128,7 @@ fn step(n: usize, e: &Event, v: &Violation, info: &ProgramInfo) -> TraceStep {
                 _ => "to memory".into(),
             },
         ),
-        3 => (format!("flush {var} = {val}"), Some(val), format!("T{}'s buffer -> memory", e.aux2)),
+        3 => (format!("flush {var} = {val}"), Some(val), format!("T{}'s buffer -> memory", e.aux2 & 0xff)),
         4 => ("mfence".into(), None, format!("drained {} entr{}", e.aux, if e.aux == 1 { "y" } else { "ies" })),
         5 => (
             format!("atomic {} {var}: {val} -> {}", RMW_NAMES.get(e.aux as usize).unwrap_or(&"rmw"), signed(e.aux2 as u64, e.size.min(4))),
@@ -220,4 +234,40 @@ pub fn stats_text(s: &crate::explore::Stats, por: crate::explore::Por, none: Opt
         );
     }
     t
+}
+
+/// An execution to print as a trace (the trace printer takes a violation).
+pub fn as_violation(events: &[Event]) -> Violation {
+    Violation {
+        status: Status::Done,
+        message: String::new(),
+        signal: 0,
+        thread: 0,
+        loc: 0,
+        events: events.to_vec(),
+        events_truncated: false,
+        outcome: String::new(),
+    }
+}
+
+/// The reordering a robustness witness names, in one line.
+pub fn reordering_text(r: &crate::robust::Reordering, events: &[Event], info: &ProgramInfo) -> String {
+    let (s, a) = (&events[r.store], &events[r.access]);
+    let what = |e: &Event| match e.kind {
+        1 | 19 => format!("load of {}", info.name_of(e.addr, e.size, e.loc)),
+        2 => format!("store to {}", info.name_of(e.addr, e.size, e.loc)),
+        5 | 6 => format!("atomic update of {}", info.name_of(e.addr, e.size, e.loc)),
+        _ => "next operation".to_string(),
+    };
+    let verb = if a.kind == 2 && a.aux != 0 { "reached memory" } else { "ran" };
+    format!(
+        "T{}'s {} ({}) was still in its store buffer when its {} ({}) {verb}: no SC execution has these reads (steps {} and {} below)",
+        s.thread,
+        what(s),
+        info.position(s.loc),
+        what(a),
+        info.position(a.loc),
+        r.store + 1,
+        r.access + 1
+    )
 }

@@ -67,6 +67,13 @@ struct Cli {
     /// checking the await blocking against plain exploration.
     #[arg(long)]
     no_await: bool,
+    /// Answer whether every execution under the model is equivalent to an
+    /// SC execution (the program is robust), whatever its assertions say:
+    /// ROBUST (exit 0), or NOT ROBUST (exit 1) with the store and the later
+    /// access of the same thread that its store buffer reordered, and the
+    /// execution. Exact for the buffer bound in use (see driver/src/robust.rs).
+    #[arg(long, conflicts_with_all = ["compare", "svcomp", "outcomes"])]
+    robustness: bool,
     /// Wall-clock seconds one execution may run before it is cut (UNKNOWN):
     /// catches loops that touch no shared memory, which --max-steps cannot see.
     #[arg(long, default_value_t = 10)]
@@ -308,6 +315,7 @@ fn main() {
         all: cli.outcomes,
         por: cli.por,
         property: if cli.svcomp { explore::Property::UnreachCall } else { Default::default() },
+        robustness: cli.robustness,
     };
     let bar = (!cli.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr())).then(|| {
         let b = indicatif::ProgressBar::new_spinner();
@@ -324,16 +332,23 @@ fn main() {
         b.finish_and_clear();
     }
     let x = result.unwrap_or_else(|e| fail(e));
-    let mut verdict = report::verdict(&x);
+    let mut verdict = if cli.robustness { report::robustness_verdict(&x) } else { report::verdict(&x) };
     if !warnings.is_empty() {
         verdict.reason = format!("{} (unsupported constructs allowed: {})", verdict.reason, warnings.join("; ")).trim().to_string();
     }
     let info = ProgramInfo::read(&info_path);
-    let steps = x.violation.as_ref().map(|v| report::trace_steps(v, &info));
+    // with --robustness the execution shown is the one that is not SC-equivalent
+    let shown = if cli.robustness { x.not_robust.as_ref().map(|(_, events)| report::as_violation(events)) } else { x.violation.clone() };
+    let steps = shown.as_ref().map(|v| report::trace_steps(v, &info));
 
     println!("{}", verdict.line());
     if !cli.quiet {
-        if let (Some(v), Some(steps)) = (&x.violation, &steps) {
+        if let (Some((r, events)), Some(steps)) = (&x.not_robust, &steps) {
+            println!("  {}", report::reordering_text(r, events, &info));
+            println!("\nexecution that no SC execution matches ({} under {}{}):", cli.program.display(), build::model_name(model).to_uppercase(),
+                if cli.buffer_size == 0 { ", unbounded buffers".into() } else { format!(", buffer size {}", cli.buffer_size) });
+            print!("{}", report::format_trace(steps));
+        } else if let (Some(v), Some(steps)) = (&x.violation, &steps) {
             println!("  {}", report::violation_text(v));
             println!("\ncounterexample ({} under {}{}):", cli.program.display(), build::model_name(model).to_uppercase(),
                 if model == 0 { String::new() } else if cli.buffer_size == 0 { ", unbounded buffers".into() } else { format!(", buffer size {}", cli.buffer_size) });

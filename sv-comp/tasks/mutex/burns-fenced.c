@@ -37,6 +37,7 @@ void *thr1(void *arg)
 {
   for (;;) {
     flag[1] = 0;
+    __atomic_thread_fence(__ATOMIC_SEQ_CST);
     while (flag[0]) {}    /* a lower-numbered thread is interested: back off */
     flag[1] = 1;
   __atomic_thread_fence(__ATOMIC_SEQ_CST);

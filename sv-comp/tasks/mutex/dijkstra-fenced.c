@@ -7,9 +7,11 @@
  * re-stores values the thread already wrote).  Each thread enters the
  * critical section once.  Check: a shared counter is incremented on entry,
  * must be 1 inside the critical section, and is decremented on exit.
- * A full fence after want[i] = 1 and after pass[i] = 1 keeps each store
- * ahead of the reads that follow it (TSO, PSO); a release fence before the
- * exit stores makes the critical section's stores visible first (PSO).
+ * A full fence after each store of the entry protocol (want[i] = 1,
+ * pass[i] = 0, k = i, pass[i] = 1) keeps it ahead of the reads that follow
+ * it (TSO, PSO), so every execution is an SC one (robust); a release fence
+ * before the exit stores makes the critical section's stores visible first,
+ * and one between them keeps them in order (PSO).
  * Correct under SC, TSO and PSO.
  */
 #include <pthread.h>
@@ -32,8 +34,12 @@ void *thr(void *arg)
   for (;;) {
     if (k != i) {
       pass[i] = 0;
+      __atomic_thread_fence(__ATOMIC_SEQ_CST);
       while (k != i) {
-        if (!want[k]) k = i;     /* the turn holder is not interested: take it */
+        if (!want[k]) {          /* the turn holder is not interested: take it */
+          k = i;
+          __atomic_thread_fence(__ATOMIC_SEQ_CST);
+        }
       }
     }
     pass[i] = 1;
@@ -49,6 +55,7 @@ void *thr(void *arg)
 
   __atomic_thread_fence(__ATOMIC_RELEASE);
   pass[i] = 0;
+  __atomic_thread_fence(__ATOMIC_RELEASE); /* PSO: pass[i] = 0 before want[i] = 0 */
   want[i] = 0;
   return 0;
 }
