@@ -18,6 +18,21 @@ pub struct BuildOptions {
     /// -I, -D and other flags handed to clang
     pub clang_flags: Vec<String>,
     pub verbose: bool,
+    /// fences to insert (`--with-fences`, fence inference)
+    pub fences: Vec<tsoify_pass::FencePoint>,
+}
+
+/// Read a fence list (`--with-fences FILE`): the JSON that
+/// `verify --infer-fences --fences-json` writes, a list of
+/// {"file", "line", "col", "function", "store_store"}.
+pub fn read_fences(path: &Path) -> Result<Vec<tsoify_pass::FencePoint>> {
+    let text = std::fs::read_to_string(path).map_err(|e| input_error(format!("cannot read {}: {e}", path.display())))?;
+    serde_json::from_str(&text).map_err(|e| {
+        input_error(format!(
+            "{}: not a fence list: {e}; hint: write it with verify --infer-fences --fences-json FILE",
+            path.display()
+        ))
+    })
 }
 
 /// An input error: reported as one line, exit code 3.
@@ -112,7 +127,17 @@ pub fn instrument(wd: &Workdir, input: &Path, opts: &BuildOptions) -> Result<tso
         _ => bail!(InputError(format!("{}: expected a .c, .i, .ll or .bc file", input.display()))),
     };
     let popts = pass_options(opts);
-    tsoify_pass::instrument_file(&ir, &popts).map_err(|e| input_error(format!("{}: {e}", input.display())))
+    let m = tsoify_pass::instrument_file(&ir, &popts).map_err(|e| input_error(format!("{}: {e}", input.display())))?;
+    if let Some(f) = m.unplaced_fences.first() {
+        bail!(InputError(format!(
+            "fence point {}:{}:{} matches no store to shared memory in {}; hint: a point names the store a fence follows, as verify --infer-fences writes it",
+            f.file,
+            f.line,
+            f.col,
+            input.display()
+        )));
+    }
+    Ok(m)
 }
 
 fn pass_options(opts: &BuildOptions) -> tsoify_pass::Options {
@@ -121,6 +146,7 @@ fn pass_options(opts: &BuildOptions) -> tsoify_pass::Options {
         default_bound: opts.bound,
         allow_unsupported: opts.allow_unsupported,
         export: false,
+        fences: opts.fences.clone(),
     }
 }
 

@@ -19,9 +19,21 @@ pub struct BuildArgs {
     /// verdict then names them.
     #[arg(long)]
     pub allow_unsupported: bool,
+    /// Insert fences from FILE (the JSON list `verify --infer-fences
+    /// --fences-json FILE` writes; edit it by hand to try another set): a full
+    /// fence, or under PSO a store-store barrier, right after each store named.
+    #[arg(long, value_name = "FILE")]
+    pub with_fences: Option<std::path::PathBuf>,
 }
 
 impl BuildArgs {
+    /// The fences of --with-fences (exits with a usage error if FILE is bad).
+    pub fn fences(&self) -> anyhow::Result<Vec<tsoify_pass::FencePoint>> {
+        match &self.with_fences {
+            Some(path) => crate::build::read_fences(path),
+            None => Ok(vec![]),
+        }
+    }
     pub fn clang_flags(&self) -> Vec<String> {
         let mut f: Vec<String> = self.include.iter().map(|i| format!("-I{i}")).collect();
         f.extend(self.define.iter().map(|d| format!("-D{d}")));

@@ -7,6 +7,7 @@ pub mod compare;
 pub mod dpor;
 pub mod channel;
 pub mod explore;
+pub mod fences;
 pub mod info;
 pub mod report;
 pub mod robust;

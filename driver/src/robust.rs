@@ -262,3 +262,27 @@ fn find_cycle(g: &Graph) -> Option<Vec<usize>> {
     }
     None
 }
+
+/// When each buffered store of an execution reached memory: event index of
+/// its flush, or `usize::MAX` when it was still buffered at the end (or was
+/// dropped with its memory).
+pub fn flush_times(events: &[Event]) -> HashMap<usize, usize> {
+    let mut pending: HashMap<u32, std::collections::VecDeque<usize>> = HashMap::new();
+    let mut at = HashMap::new();
+    for (i, e) in events.iter().enumerate() {
+        match e.kind {
+            2 if e.aux != 0 => {
+                pending.entry(e.aux2).or_default().push_back(i);
+                at.insert(i, usize::MAX);
+            }
+            3 => {
+                let Some(q) = pending.get_mut(&e.aux) else { continue };
+                let Some(k) = q.iter().position(|&s| events[s].addr == e.addr && events[s].size == e.size) else { continue };
+                let s = q.drain(..=k).last().expect("k is in range");
+                at.insert(s, i);
+            }
+            _ => {}
+        }
+    }
+    at
+}

@@ -32,11 +32,36 @@ pub struct Options {
     /// export mode (`tsoify --export`): keep `main` and the program's own
     /// __VERIFIER_*/assert/exit calls, no tables; see export.rs
     pub export: bool,
+    /// fences to insert (`--with-fences`): each after the stores at a source position
+    pub fences: Vec<FencePoint>,
+}
+
+/// A program point where a fence goes: right after the store(s) at
+/// `file:line:col` (file compared by its last path component).
+#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct FencePoint {
+    pub file: String,
+    pub line: u32,
+    pub col: u32,
+    /// the function the store is in (informative)
+    #[serde(default)]
+    pub function: String,
+    /// only order the store before later stores (a PSO store-store barrier,
+    /// a release fence), not before later loads (a full fence)
+    #[serde(default)]
+    pub store_store: bool,
+}
+
+impl FencePoint {
+    pub fn matches(&self, file: &str, line: u32, col: u32) -> bool {
+        let base = |f: &str| f.rsplit('/').next().unwrap_or(f).to_string();
+        self.line == line && self.col == col && base(&self.file) == base(file)
+    }
 }
 
 impl Default for Options {
     fn default() -> Self {
-        Options { default_model: 1, default_bound: 32, allow_unsupported: false, export: false }
+        Options { default_model: 1, default_bound: 32, allow_unsupported: false, export: false, fences: vec![] }
     }
 }
 

@@ -99,6 +99,8 @@ pub struct Instrumented {
     pub skipped_private: usize,
     /// Loops marked as await candidates (runtime/src/await.c).
     pub await_loops: usize,
+    /// Fence points (`Options::fences`) that matched no store.
+    pub unplaced_fences: Vec<crate::FencePoint>,
     /// Constructs allowed by --allow-unsupported (each with its source line).
     pub warnings: Vec<String>,
 }

@@ -59,6 +59,8 @@ struct Pass<'a> {
     sites: usize,
     skipped: usize,
     await_loops: usize,
+    fences: Vec<crate::FencePoint>,
+    fence_used: Vec<bool>,
 }
 
 pub fn run(module: Module, opts: &Options) -> Result<Instrumented, PassError> {
@@ -91,6 +93,8 @@ pub fn run(module: Module, opts: &Options) -> Result<Instrumented, PassError> {
         sites: 0,
         skipped: 0,
         await_loops: 0,
+        fences: opts.fences.clone(),
+        fence_used: vec![false; opts.fences.len()],
     };
     for g in ir::globals(m) {
         if unsafe { LLVMIsThreadLocal(g) } != 0 {
@@ -118,7 +122,7 @@ pub fn run(module: Module, opts: &Options) -> Result<Instrumented, PassError> {
         // the checker runs the program's own main; traces are the checker's
         add_defaults(m, ctx, opts);
         module.verify()?;
-        return Ok(Instrumented { module, sites: pass.sites, skipped_private: pass.skipped, await_loops: 0, warnings: pass.problems });
+        return Ok(Instrumented { module, sites: pass.sites, skipped_private: pass.skipped, await_loops: 0, unplaced_fences: vec![], warnings: pass.problems });
     }
     ir::set_name(main, "__tsoify_user_main");
     pass.locs.emit(ctx, m, &program_globals);
@@ -128,7 +132,8 @@ pub fn run(module: Module, opts: &Options) -> Result<Instrumented, PassError> {
         emit_warnings(ctx, m, &warnings);
     }
     module.verify()?;
-    Ok(Instrumented { module, sites: pass.sites, skipped_private: pass.skipped, await_loops: pass.await_loops, warnings })
+    let unplaced_fences = pass.fences.iter().zip(&pass.fence_used).filter(|(_, &u)| !u).map(|(f, _)| f.clone()).collect();
+    Ok(Instrumented { module, sites: pass.sites, skipped_private: pass.skipped, await_loops: pass.await_loops, unplaced_fences, warnings })
 }
 
 fn add_defaults(m: LLVMModuleRef, ctx: LLVMContextRef, opts: &Options) {
@@ -306,6 +311,13 @@ impl<'a> Pass<'a> {
         self.before(i);
         unsafe { LLVMBuildStore(self.b, val, s.a) };
         self.call(self.rt.store, &[ptr, s.a, self.c64(size), self.c32(order), self.c32(loc)]);
+        // --with-fences: a fence right after this store
+        let (file, line, col) = ir::debug_loc(i);
+        if let Some(k) = self.fences.iter().position(|f| f.matches(&file, line, col)) {
+            let order = if self.fences[k].store_store { 5 } else { 7 }; // release: PSO store-store barrier; seq_cst: mfence
+            self.call(self.rt.fence, &[self.c32(order), self.c32(loc)]);
+            self.fence_used[k] = true;
+        }
         unsafe { LLVMInstructionEraseFromParent(i) };
         self.sites += 1;
     }

@@ -57,6 +57,10 @@ fn main() {
         allow_unsupported: cli.build.allow_unsupported,
         clang_flags: cli.build.clang_flags(),
         verbose: false,
+        fences: cli.build.fences().unwrap_or_else(|e| {
+            eprintln!("tsoify: {e}");
+            std::process::exit(exit::USAGE)
+        }),
     };
     let result = (|| -> anyhow::Result<PathBuf> {
         let wd = build::Workdir::new()?;

@@ -74,6 +74,19 @@ struct Cli {
     /// execution. Exact for the buffer bound in use (see driver/src/robust.rs).
     #[arg(long, conflicts_with_all = ["compare", "svcomp", "outcomes"])]
     robustness: bool,
+    /// Find a smallest set of program points at which a fence makes the
+    /// program correct under the model (no violation; with --robustness,
+    /// robust): verify, collect the stores whose buffering the failure needed,
+    /// choose a minimum hitting set over all failures so far, re-verify with
+    /// those fences, repeat. Prints `FENCES n` and one line per fence
+    /// (file:line:col of the store it follows, the function, and whether a
+    /// store-store barrier suffices). PROGRAM must be source (.c/.i/.ll/.bc).
+    #[arg(long, conflicts_with_all = ["compare", "svcomp", "outcomes"])]
+    infer_fences: bool,
+    /// With --infer-fences: write the fence set as JSON to FILE (what
+    /// --with-fences reads).
+    #[arg(long, value_name = "FILE", requires = "infer_fences")]
+    fences_json: Option<PathBuf>,
     /// Wall-clock seconds one execution may run before it is cut (UNKNOWN):
     /// catches loops that touch no shared memory, which --max-steps cannot see.
     #[arg(long, default_value_t = 10)]
@@ -218,12 +231,110 @@ fn executable(cli: &Cli, source: &Path, keep: &tempfile::TempDir) -> (PathBuf, V
         allow_unsupported: cli.build.allow_unsupported,
         clang_flags: cli.build.clang_flags(),
         verbose: false,
+        fences: cli.build.fences().unwrap_or_else(|e| fail(e)),
     };
     let out = keep.path().join("prog.tso");
     match build::build(source, &out, &opts) {
         Ok(m) => (out, m.warnings.clone()),
         Err(e) => fail(e),
     }
+}
+
+/// `verify --infer-fences`: see the option's help and driver/src/fences.rs.
+fn infer_fences(cli: &Cli, source: &Path, keep: &tempfile::TempDir) -> i32 {
+    use tsoify::fences;
+    let ext = source.extension().and_then(|e| e.to_str()).unwrap_or("");
+    if !matches!(ext, "c" | "i" | "ll" | "bc") {
+        fail(format!("{}: --infer-fences needs the source (.c, .i, .ll or .bc) to rebuild it with fences", source.display()));
+    }
+    let model = cli.model.unwrap_or(1);
+    if model == 0 {
+        fail("--infer-fences under --model sc: SC has no store buffers, no fence can change anything; hint: --model tso or pso");
+    }
+    let cfg = Config {
+        model,
+        bound: cli.buffer_size,
+        max_steps: cli.max_steps,
+        unroll: cli.unroll,
+        no_await: cli.no_await,
+        max_executions: cli.max_executions,
+        timeout: cli.timeout.map(Duration::from_secs_f64),
+        hang_seconds: cli.exec_timeout,
+        all: false,
+        por: cli.por,
+        property: Default::default(),
+        robustness: cli.robustness,
+    };
+    let start = std::time::Instant::now();
+    let mut failures: Vec<std::collections::BTreeSet<tsoify_pass::FencePoint>> = vec![];
+    let mut chosen: Vec<tsoify_pass::FencePoint> = cli.build.fences().unwrap_or_else(|e| fail(e));
+    let mut exact = true;
+    for round in 1.. {
+        let opts = BuildOptions {
+            model,
+            bound: cli.buffer_size,
+            allow_unsupported: cli.build.allow_unsupported,
+            clang_flags: cli.build.clang_flags(),
+            verbose: false,
+            fences: chosen.clone(),
+        };
+        let out = keep.path().join(format!("prog-{round}.tso"));
+        if let Err(e) = build::build(source, &out, &opts) {
+            fail(e);
+        }
+        let info_path = keep.path().join(format!("info-{round}.json"));
+        let x = explore::explore(&out, &cli.args, &info_path, &cfg, |_| {}).unwrap_or_else(|e| fail(e));
+        let info = ProgramInfo::read(&info_path);
+        let failing = if cli.robustness { x.not_robust.as_ref().map(|(_, ev)| ev.clone()) } else { x.violation.as_ref().map(|v| v.events.clone()) };
+        let Some(events) = failing else {
+            let verdict = if cli.robustness { report::robustness_verdict(&x) } else { report::verdict(&x) };
+            if verdict.verdict == "UNKNOWN" {
+                println!("UNKNOWN {} (with {} fence(s) after {round} round(s))", verdict.reason, chosen.len());
+                return exit::UNKNOWN;
+            }
+            println!("FENCES {}", chosen.len());
+            for f in &chosen {
+                println!("  {}", fences::describe(f));
+            }
+            if !cli.quiet {
+                let what = if cli.robustness { "robust" } else { "safe" };
+                println!(
+                    "\n{} under {} with these fences ({} round(s), {} failing execution(s) analysed, {:.2} s){}",
+                    what,
+                    build::model_name(model).to_uppercase(),
+                    round,
+                    failures.len(),
+                    start.elapsed().as_secs_f64(),
+                    if exact { "" } else { "; the set is small, not proven smallest (many candidate points)" }
+                );
+            }
+            if let Some(path) = &cli.fences_json {
+                let text = serde_json::to_string_pretty(&chosen).expect("fences serialise");
+                std::fs::write(path, text).unwrap_or_else(|e| fail(format!("{}: {e}", path.display())));
+            }
+            return exit::SAFE;
+        };
+        let cand = fences::candidates(&events, &info);
+        if cand.is_empty() || cand.iter().all(|c| chosen.contains(c)) {
+            let why = if cli.robustness { "an execution that is not SC-equivalent" } else { "a violation" };
+            println!("NO FENCES: {why} remains that no store buffering causes (it happens under SC too); fences cannot fix it");
+            if !cli.quiet {
+                if let Some(v) = &x.violation {
+                    println!("  {}", report::violation_text(v));
+                }
+            }
+            return exit::VIOLATION;
+        }
+        failures.push(cand);
+        let (set, was_exact) = fences::minimum_hitting_set(&failures);
+        exact &= was_exact;
+        chosen = set;
+        if round > 64 {
+            println!("UNKNOWN no fence set found in 64 rounds");
+            return exit::UNKNOWN;
+        }
+    }
+    unreachable!()
 }
 
 /// `verify --compare`: every configuration of one built program, one table.
@@ -290,6 +401,11 @@ fn main() {
         Some(s) => s.program.clone(),
         None => svcomp::Setup::program_of(&cli.program).unwrap_or_else(|e| fail(format!("{e:#}"))).0,
     };
+    if cli.infer_fences {
+        let code = infer_fences(&cli, &source, &keep);
+        drop(keep);
+        finish(code);
+    }
     let (program, warnings) = executable(&cli, &source, &keep);
     let program = if program.is_relative() && program.parent() == Some(Path::new("")) {
         PathBuf::from(".").join(program)
