@@ -666,3 +666,26 @@ pub fn hand_down(path: &mut [Node], k: usize, branch: &WNode) {
         cur = first;
     }
 }
+
+/// The last step of an execution ended it: every other thread enabled at its
+/// node is tried there too (see the caller in explore.rs). Source DPOR adds
+/// them to the backtrack set unless they sleep; optimal DPOR opens the node
+/// for every option (its fallback), since a wakeup sequence would need a
+/// step this execution never ran.
+pub fn other_threads_before_the_end(path: &mut [Node], optimal: bool) {
+    let Some(k) = (0..path.len()).rev().find(|&k| path[k].schedule) else { return };
+    let node = &mut path[k];
+    let chosen = node.chosen;
+    let others: Vec<u32> = (0..node.count)
+        .filter(|&o| o != chosen && (node.options[o as usize] as u32) < crate::channel::FLUSH_PROC as u32)
+        .filter(|&o| !node.asleep(node.options[o as usize]))
+        .collect();
+    if others.is_empty() {
+        return;
+    }
+    if optimal {
+        node.explore_all = true;
+    } else {
+        node.backtrack.extend(others);
+    }
+}

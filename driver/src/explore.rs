@@ -281,6 +281,15 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
                 dpor::add_backtracks(&mut path, events);
             }
         }
+        if reduce && status != Status::SleepBlocked {
+            // The step that ends the execution (main returning, exit, abort,
+            // an error) stops every other thread: it is dependent with
+            // whatever they would do next, which no event of this execution
+            // shows. So each thread still enabled where that step began must
+            // also be tried first there. Flush processes need not: a store
+            // reaching memory after the last read changes nothing.
+            dpor::other_threads_before_the_end(&mut path, optimal);
+        }
         if debug {
             eprintln!("--- execution {} status {:?} prefix {} sleepers {:?}", stats.executions, status, prefix, sleepers.iter().map(|z| z.proc).collect::<Vec<_>>());
             for (k, n) in path.iter().enumerate() {

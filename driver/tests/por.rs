@@ -152,3 +152,22 @@ fn source_dpor_counts_on_known_families() {
     let (none, _, _) = complete_executions("tests/programs/counts/writers.c", 3, "none");
     assert!(none > 100 * complete, "exhaustive search: {none} executions");
 }
+
+/// Found on real sv-benchmarks tasks: the step that ends an execution (main
+/// returning without a join, an abort-style assume) stops the other threads,
+/// so they must also be tried before it; a failed assume inside an atomic
+/// function must let the others run on; and an ILP32 task's smaller
+/// pthread_mutex_t must not be overwritten past its end. Every reduction and
+/// model gives the answer exhaustive search gives.
+#[test]
+fn endings_do_not_hide_other_threads() {
+    for (name, want) in [("no-join", 1), ("abort-assume", 1), ("atomic-assume", 1), ("small-mutex", 0)] {
+        let prog = repo().join("tests/programs/ending").join(format!("{name}.c"));
+        for model in ["sc", "tso", "pso"] {
+            for por in ["none", "source", "optimal"] {
+                let (code, out, _) = run_verify(&["--svcomp", "--model", model, "--por", por, prog.to_str().unwrap()]);
+                assert_eq!(code, want, "{name} under {model}, --por {por}: {out}");
+            }
+        }
+    }
+}

@@ -194,6 +194,9 @@ void rt_sched_point(void) {
 
 _Noreturn void rt_block_forever(void) {
   rt_shm->flags |= TSOIFY_FL_ASSUME_FAILED;
+  /* inside an atomic block (an assume in a __VERIFIER_atomic_ function):
+   * let the others run on, so their races with the block are seen */
+  if (atomic_owner == rt_cur) atomic_owner = -1, atomic_depth = 0;
   /* without reduction nothing would use the rest: end here */
   if (!rt_shm->por) rt_end(TSOIFY_ST_ASSUME, rt_cur_loc, 0);
   threads[rt_cur].wait = W_FOREVER;
@@ -330,7 +333,9 @@ int __tsoify_pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *a
   (void)a;
   rt_sched_point();
   rt_mm_drain(rt_cur, rt_cur_loc);
-  memset(m, 0, sizeof *m);
+  /* only the word we use: the program's pthread_mutex_t may be smaller than
+   * ours (an ILP32 task's 24 bytes), and what follows it is its data */
+  *mutex_word(m) = 0;
   return 0;
 }
 
@@ -372,7 +377,7 @@ int __tsoify_pthread_mutex_unlock(pthread_mutex_t *m) {
 
 int __tsoify_pthread_cond_init(pthread_cond_t *c, const pthread_condattr_t *a) {
   (void)a;
-  memset(c, 0, sizeof *c);
+  (void)c; /* no state of ours lives in a condition variable */
   return 0;
 }
 
