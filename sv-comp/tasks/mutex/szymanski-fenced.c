@@ -44,7 +44,8 @@ void *thr(void *arg)
   cs = cs - 1;
 
   if (j > i) {
-    while (flag[j] == 2 || flag[j] == 3) {} /* higher ids leave the doorway */
+    int f;
+    do f = flag[j]; while (f == 2 || f == 3); /* higher ids leave the doorway (one read per test) */
   }
   __atomic_store_n(&flag[i], 0, __ATOMIC_RELEASE);
   return 0;

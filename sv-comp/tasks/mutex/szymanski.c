@@ -39,7 +39,8 @@ void *thr(void *arg)
   cs = cs - 1;
 
   if (j > i) {
-    while (flag[j] == 2 || flag[j] == 3) {} /* higher ids leave the doorway */
+    int f;
+    do f = flag[j]; while (f == 2 || f == 3); /* higher ids leave the doorway (one read per test) */
   }
   flag[i] = 0;
   return 0;
