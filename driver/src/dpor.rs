@@ -667,25 +667,49 @@ pub fn hand_down(path: &mut [Node], k: usize, branch: &WNode) {
     }
 }
 
-/// The last step of an execution ended it: every other thread enabled at its
-/// node is tried there too (see the caller in explore.rs). Source DPOR adds
-/// them to the backtrack set unless they sleep; optimal DPOR opens the node
-/// for every option (its fallback), since a wakeup sequence would need a
-/// step this execution never ran.
+/// The last step of an execution ended it: every other thread enabled where
+/// that step began is tried there too (see the caller in explore.rs). The
+/// step begins at the last scheduling node where another thread could run:
+/// later nodes offer only the ending thread (inside an atomic block, or
+/// with the others blocked), so from there on its run is forced. Source
+/// DPOR adds them to the backtrack set unless they sleep; optimal DPOR adds a
+/// one-step wakeup branch for each (a step this execution never ran, so it
+/// is taken as dependent with everything).
 pub fn other_threads_before_the_end(path: &mut [Node], optimal: bool) {
-    let Some(k) = (0..path.len()).rev().find(|&k| path[k].schedule) else { return };
-    let node = &mut path[k];
-    let chosen = node.chosen;
-    let others: Vec<u32> = (0..node.count)
-        .filter(|&o| o != chosen && (node.options[o as usize] as u32) < crate::channel::FLUSH_PROC as u32)
-        .filter(|&o| !node.asleep(node.options[o as usize]))
-        .collect();
-    if others.is_empty() {
+    let is_thread = |p: u16| p < crate::channel::FLUSH_PROC;
+    let mut ending: Option<u16> = None;
+    for k in (0..path.len()).rev() {
+        let node = &mut path[k];
+        if !node.schedule {
+            continue;
+        }
+        let chosen = node.chosen;
+        let mine = node.options[chosen as usize];
+        if !is_thread(mine) {
+            continue; // a flush step in between
+        }
+        let ender = *ending.get_or_insert(mine);
+        if mine != ender {
+            return; // another thread ran after this one's last chance: its run was not forced
+        }
+        let others: Vec<u32> = (0..node.count).filter(|&o| o != chosen && is_thread(node.options[o as usize])).collect();
+        if others.is_empty() {
+            continue;
+        }
+        let awake: Vec<u32> = others.into_iter().filter(|&o| !node.asleep(node.options[o as usize])).collect();
+        if optimal {
+            // a one-step wakeup branch per thread; its step is unknown here,
+            // so it counts as dependent with everything (open)
+            for o in awake {
+                let proc = node.options[o as usize];
+                if !node.wut.iter().any(|w| w.step.proc == proc) {
+                    let step = Rc::new(Step { proc, fps: vec![], values: vec![], open: true });
+                    node.wut.push(WNode { step, children: vec![] });
+                }
+            }
+        } else {
+            node.backtrack.extend(awake);
+        }
         return;
-    }
-    if optimal {
-        node.explore_all = true;
-    } else {
-        node.backtrack.extend(others);
     }
 }

@@ -161,7 +161,7 @@ fn source_dpor_counts_on_known_families() {
 /// model gives the answer exhaustive search gives.
 #[test]
 fn endings_do_not_hide_other_threads() {
-    for (name, want) in [("no-join", 1), ("abort-assume", 1), ("atomic-assume", 1), ("small-mutex", 0)] {
+    for (name, want) in [("no-join", 1), ("atomic-no-join", 1), ("abort-assume", 1), ("atomic-assume", 1), ("small-mutex", 0)] {
         let prog = repo().join("tests/programs/ending").join(format!("{name}.c"));
         for model in ["sc", "tso", "pso"] {
             for por in ["none", "source", "optimal"] {
