@@ -24,7 +24,7 @@
 //! use: a program is robust when every execution the search visits is.
 
 use crate::channel::Event;
-use std::collections::HashMap;
+use std::collections::{HashMap, VecDeque};
 
 /// The reordering that makes an execution not SC-equivalent.
 #[derive(Clone, Debug)]
@@ -85,6 +85,28 @@ impl Memory {
     }
 }
 
+/// Buffered stores per flush process, oldest first, matched with their
+/// flushes as the execution goes.
+#[derive(Default)]
+struct Pending(HashMap<u32, VecDeque<usize>>);
+
+impl Pending {
+    fn buffered(&mut self, i: usize, e: &Event) {
+        self.0.entry(e.aux2).or_default().push_back(i);
+    }
+    /// The stores flush `e` takes out of its buffer, the one it writes last:
+    /// the oldest pending store of its process with the flush's range, after
+    /// any older ones that never flushed (dropped with their memory by free
+    /// or the end of a frame). Empty if none matches.
+    fn flushed(&mut self, events: &[Event], e: &Event) -> Vec<usize> {
+        let Some(q) = self.0.get_mut(&e.aux) else { return vec![] };
+        match q.iter().position(|&s| events[s].addr == e.addr && events[s].size == e.size) {
+            Some(k) => q.drain(..=k).collect(),
+            None => vec![],
+        }
+    }
+}
+
 fn bytes(e: &Event) -> std::ops::Range<u64> {
     e.addr..e.addr + (e.size.max(1) as u64)
 }
@@ -95,24 +117,17 @@ pub fn check(events: &[Event]) -> Option<Reordering> {
     let mut mem = Memory::default();
     let mut last_of_thread: HashMap<u16, usize> = HashMap::new();
     let mut spawned_by: HashMap<u16, usize> = HashMap::new();
-    // buffered stores: per flush process (FIFO), and per thread (for its own reads)
-    let mut pending: HashMap<u32, std::collections::VecDeque<usize>> = HashMap::new();
+    // buffered stores: per flush process, and per thread (for its own reads)
+    let mut pending = Pending::default();
     let mut own: HashMap<u16, Vec<usize>> = HashMap::new();
     // the node of each store event (to find it again at its flush)
     let mut node_of: HashMap<usize, usize> = HashMap::new();
-    // when each buffered store reached memory (event index of its flush)
-    let mut flushed_at: HashMap<usize, usize> = HashMap::new();
     for (i, e) in events.iter().enumerate() {
         let is_node = matches!(e.kind, 1 | 2 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 14 | 15 | 16 | 17 | 19);
         if e.kind == 3 {
             // a flush: the store it writes reaches memory now
-            // the oldest pending store of its process with the flush's range;
-            // older ones without a flush were dropped (free, end of frame)
-            let Some(q) = pending.get_mut(&e.aux) else { continue };
-            let Some(k) = q.iter().position(|&s| events[s].addr == e.addr && events[s].size == e.size) else { continue };
-            let gone: Vec<usize> = q.drain(..=k).collect();
-            let s = gone[k];
-            flushed_at.insert(s, i);
+            let gone = pending.flushed(events, e);
+            let Some(&s) = gone.last() else { continue };
             if let Some(list) = own.get_mut(&events[s].thread) {
                 list.retain(|x| !gone.contains(x));
             }
@@ -149,7 +164,7 @@ pub fn check(events: &[Event]) -> Option<Reordering> {
             }
             2 if e.aux == 0 => bytes(e).for_each(|b| mem.write(&mut g, n, b)),
             2 => {
-                pending.entry(e.aux2).or_default().push_back(i);
+                pending.buffered(i, e);
                 own.entry(e.thread).or_default().push(i);
             }
             5 | 6 => {
@@ -179,10 +194,10 @@ pub fn check(events: &[Event]) -> Option<Reordering> {
     }
     // stores still buffered when the execution ended reach memory after
     // everything it did (each buffer in its order)
-    let mut procs: Vec<u32> = pending.keys().copied().collect();
+    let mut procs: Vec<u32> = pending.0.keys().copied().collect();
     procs.sort();
     for p in procs {
-        for s in pending[&p].clone() {
+        for &s in &pending.0[&p] {
             let n = node_of[&s];
             for b in bytes(&events[s]) {
                 mem.write(&mut g, n, b);
@@ -194,6 +209,7 @@ pub fn check(events: &[Event]) -> Option<Reordering> {
     // the po edge on the cycle from a buffered store to a later access of
     // its thread that took effect before the store reached memory
     let k = cycle.len();
+    let flushed_at = flush_times(events);
     let effect = |x: usize| if events[x].kind == 2 && events[x].aux != 0 { flushed_at.get(&x).copied().unwrap_or(usize::MAX) } else { x };
     let buffered = |a: usize| events[a].kind == 2 && events[a].aux != 0;
     // the cycle's stretches of one thread's program order, as (first, last):
@@ -267,19 +283,18 @@ fn find_cycle(g: &Graph) -> Option<Vec<usize>> {
 /// its flush, or `usize::MAX` when it was still buffered at the end (or was
 /// dropped with its memory).
 pub fn flush_times(events: &[Event]) -> HashMap<usize, usize> {
-    let mut pending: HashMap<u32, std::collections::VecDeque<usize>> = HashMap::new();
+    let mut pending = Pending::default();
     let mut at = HashMap::new();
     for (i, e) in events.iter().enumerate() {
         match e.kind {
             2 if e.aux != 0 => {
-                pending.entry(e.aux2).or_default().push_back(i);
+                pending.buffered(i, e);
                 at.insert(i, usize::MAX);
             }
             3 => {
-                let Some(q) = pending.get_mut(&e.aux) else { continue };
-                let Some(k) = q.iter().position(|&s| events[s].addr == e.addr && events[s].size == e.size) else { continue };
-                let s = q.drain(..=k).last().expect("k is in range");
-                at.insert(s, i);
+                if let Some(&s) = pending.flushed(events, e).last() {
+                    at.insert(s, i);
+                }
             }
             _ => {}
         }

@@ -70,21 +70,35 @@ pub fn is_declaration(g: Value) -> bool {
     unsafe { LLVMIsDeclaration(g) != 0 }
 }
 
-/// All instructions of a function, in block order.
-pub fn instructions(f: Value) -> Vec<Value> {
+/// The basic blocks of a function, in order.
+pub fn blocks(f: Value) -> Vec<LLVMBasicBlockRef> {
     let mut out = vec![];
     unsafe {
         let mut bb = LLVMGetFirstBasicBlock(f);
         while !bb.is_null() {
-            let mut i = LLVMGetFirstInstruction(bb);
-            while !i.is_null() {
-                out.push(i);
-                i = LLVMGetNextInstruction(i);
-            }
+            out.push(bb);
             bb = LLVMGetNextBasicBlock(bb);
         }
     }
     out
+}
+
+/// The instructions of one basic block, in order.
+pub fn block_instructions(bb: LLVMBasicBlockRef) -> Vec<Value> {
+    let mut out = vec![];
+    unsafe {
+        let mut i = LLVMGetFirstInstruction(bb);
+        while !i.is_null() {
+            out.push(i);
+            i = LLVMGetNextInstruction(i);
+        }
+    }
+    out
+}
+
+/// All instructions of a function, in block order.
+pub fn instructions(f: Value) -> Vec<Value> {
+    blocks(f).into_iter().flat_map(block_instructions).collect()
 }
 
 /// The users of a value (one entry per use).

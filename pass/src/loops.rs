@@ -8,7 +8,7 @@
 //! at the program's own instructions.
 
 use crate::escape::Escapes;
-use crate::ir::{self, Value};
+use crate::ir::{self, block_instructions, blocks, Value};
 use crate::redirect::{self, HARMLESS_EXTERNALS};
 use crate::locations::{LocTable, SiteOp};
 use llvm_sys::core::*;
@@ -25,18 +25,6 @@ struct Loop {
     body: HashSet<Block>,
 }
 
-fn blocks(f: Value) -> Vec<Block> {
-    let mut out = vec![];
-    unsafe {
-        let mut b = LLVMGetFirstBasicBlock(f);
-        while !b.is_null() {
-            out.push(b);
-            b = LLVMGetNextBasicBlock(b);
-        }
-    }
-    out
-}
-
 fn successors(b: Block) -> Vec<Block> {
     unsafe {
         let t = LLVMGetBasicBlockTerminator(b);
@@ -45,18 +33,6 @@ fn successors(b: Block) -> Vec<Block> {
         }
         (0..LLVMGetNumSuccessors(t)).map(|i| LLVMGetSuccessor(t, i)).collect()
     }
-}
-
-fn block_instructions(b: Block) -> Vec<Value> {
-    let mut out = vec![];
-    unsafe {
-        let mut i = LLVMGetFirstInstruction(b);
-        while !i.is_null() {
-            out.push(i);
-            i = LLVMGetNextInstruction(i);
-        }
-    }
-    out
 }
 
 /// Immediate dominators over the reachable blocks (Cooper, Harvey and

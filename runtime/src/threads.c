@@ -115,8 +115,8 @@ static void schedule(int self_ok) {
       int k = rt_mm_flush_options(t, idx, RT_MAX_OPTIONS - n);
       for (int i = 0; i < k; i++) opt_thread[n] = t, opt_entry[n] = idx[i], n++;
     }
-    if (threads_enabled == 0 && n == 0 && (s->flags & TSOIFY_FL_ASSUME_FAILED)) rt_end(TSOIFY_ST_ASSUME, rt_cur_loc, 0);
-    if (threads_enabled == 0 && n == 0 && (s->flags & TSOIFY_FL_UNROLL_CUT)) rt_end(TSOIFY_ST_UNROLL, rt_cur_loc, 0);
+    /* nothing can run: rt_end turns this into ASSUME or UNROLL when a
+     * thread was stopped by a failed assume or by --unroll */
     if (threads_enabled == 0 && n == 0) {
       for (int t = 0; t < nthreads; t++)
         if (threads[t].state == T_RUNNABLE && threads[t].wait == W_AWAIT) {
@@ -192,6 +192,13 @@ void rt_sched_point(void) {
   th->need = NEED_NONE;
 }
 
+/* The current thread never runs again; the others go on. */
+static _Noreturn void stop_current(void) {
+  threads[rt_cur].wait = W_FOREVER;
+  rt_sched_point();
+  abort(); /* unreachable: the thread is never enabled again */
+}
+
 _Noreturn void rt_block_forever(void) {
   rt_shm->flags |= TSOIFY_FL_ASSUME_FAILED;
   /* inside an atomic block (an assume in a __VERIFIER_atomic_ function):
@@ -199,9 +206,7 @@ _Noreturn void rt_block_forever(void) {
   if (atomic_owner == rt_cur) atomic_owner = -1, atomic_depth = 0;
   /* without reduction nothing would use the rest: end here */
   if (!rt_shm->por) rt_end(TSOIFY_ST_ASSUME, rt_cur_loc, 0);
-  threads[rt_cur].wait = W_FOREVER;
-  rt_sched_point();
-  abort(); /* unreachable: the thread is never enabled again */
+  stop_current();
 }
 
 void rt_await_block(void) {
@@ -214,9 +219,7 @@ void rt_await_block(void) {
 
 _Noreturn void rt_cut_thread(void) {
   rt_shm->flags |= TSOIFY_FL_UNROLL_CUT;
-  threads[rt_cur].wait = W_FOREVER;
-  rt_sched_point();
-  abort(); /* unreachable: the thread is never enabled again */
+  stop_current();
 }
 
 /* ---- thread lifecycle ---- */

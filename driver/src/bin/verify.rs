@@ -215,6 +215,36 @@ fn fail(msg: impl std::fmt::Display) -> ! {
     finish(exit::USAGE)
 }
 
+/// How to build the program for `model`, with `fences` inserted.
+fn build_options(cli: &Cli, model: u32, fences: Vec<tsoify_pass::FencePoint>) -> BuildOptions {
+    BuildOptions {
+        model,
+        bound: cli.buffer_size,
+        allow_unsupported: cli.build.allow_unsupported,
+        clang_flags: cli.build.clang_flags(),
+        verbose: false,
+        fences,
+    }
+}
+
+/// The search the command line asks for under `model`.
+fn search_config(cli: &Cli, model: u32) -> Config {
+    Config {
+        model,
+        bound: cli.buffer_size,
+        max_steps: cli.max_steps,
+        unroll: cli.unroll,
+        no_await: cli.no_await,
+        max_executions: cli.max_executions,
+        timeout: cli.timeout.map(Duration::from_secs_f64),
+        hang_seconds: cli.exec_timeout,
+        all: cli.outcomes,
+        por: cli.por,
+        property: if cli.svcomp { explore::Property::UnreachCall } else { Default::default() },
+        robustness: cli.robustness,
+    }
+}
+
 /// Build the program if it is source; returns the executable and what the
 /// pass warned about.
 fn executable(cli: &Cli, source: &Path, keep: &tempfile::TempDir) -> (PathBuf, Vec<String>) {
@@ -225,14 +255,7 @@ fn executable(cli: &Cli, source: &Path, keep: &tempfile::TempDir) -> (PathBuf, V
         }
         return (source.to_path_buf(), vec![]);
     }
-    let opts = BuildOptions {
-        model: cli.model.unwrap_or(1),
-        bound: cli.buffer_size,
-        allow_unsupported: cli.build.allow_unsupported,
-        clang_flags: cli.build.clang_flags(),
-        verbose: false,
-        fences: cli.build.fences().unwrap_or_else(|e| fail(e)),
-    };
+    let opts = build_options(cli, cli.model.unwrap_or(1), cli.build.fences().unwrap_or_else(|e| fail(e)));
     let out = keep.path().join("prog.tso");
     match build::build(source, &out, &opts) {
         Ok(m) => (out, m.warnings.clone()),
@@ -251,33 +274,13 @@ fn infer_fences(cli: &Cli, source: &Path, keep: &tempfile::TempDir) -> i32 {
     if model == 0 {
         fail("--infer-fences under --model sc: SC has no store buffers, no fence can change anything; hint: --model tso or pso");
     }
-    let cfg = Config {
-        model,
-        bound: cli.buffer_size,
-        max_steps: cli.max_steps,
-        unroll: cli.unroll,
-        no_await: cli.no_await,
-        max_executions: cli.max_executions,
-        timeout: cli.timeout.map(Duration::from_secs_f64),
-        hang_seconds: cli.exec_timeout,
-        all: false,
-        por: cli.por,
-        property: Default::default(),
-        robustness: cli.robustness,
-    };
+    let cfg = search_config(cli, model);
     let start = std::time::Instant::now();
     let mut failures: Vec<std::collections::BTreeSet<tsoify_pass::FencePoint>> = vec![];
     let mut chosen: Vec<tsoify_pass::FencePoint> = cli.build.fences().unwrap_or_else(|e| fail(e));
     let mut exact = true;
     for round in 1.. {
-        let opts = BuildOptions {
-            model,
-            bound: cli.buffer_size,
-            allow_unsupported: cli.build.allow_unsupported,
-            clang_flags: cli.build.clang_flags(),
-            verbose: false,
-            fences: chosen.clone(),
-        };
+        let opts = build_options(cli, model, chosen.clone());
         let out = keep.path().join(format!("prog-{round}.tso"));
         if let Err(e) = build::build(source, &out, &opts) {
             fail(e);
@@ -419,20 +422,7 @@ fn main() {
         finish(code);
     }
     let model = cli.model.unwrap_or(1);
-    let cfg = Config {
-        model,
-        bound: cli.buffer_size,
-        max_steps: cli.max_steps,
-        unroll: cli.unroll,
-        no_await: cli.no_await,
-        max_executions: cli.max_executions,
-        timeout: cli.timeout.map(Duration::from_secs_f64),
-        hang_seconds: cli.exec_timeout,
-        all: cli.outcomes,
-        por: cli.por,
-        property: if cli.svcomp { explore::Property::UnreachCall } else { Default::default() },
-        robustness: cli.robustness,
-    };
+    let cfg = search_config(&cli, model);
     let bar = (!cli.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr())).then(|| {
         let b = indicatif::ProgressBar::new_spinner();
         b.set_style(indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}").unwrap());
