@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 pub const MAGIC: u32 = 0x54534f49;
-pub const VERSION: u32 = 6;
+pub const VERSION: u32 = 7;
 pub const MAX_CHOICES: usize = 1 << 18;
 pub const MAX_EVENTS: usize = 1 << 17;
 pub const OUTCOME_BYTES: usize = 4096;
@@ -101,7 +101,9 @@ impl Footprint {
     /// Overlapping memory accesses of which one writes.
     pub fn memory_conflict(&self, o: &Footprint) -> bool {
         let mem = |f: &Footprint| !f.sync() && (f.reads() || f.writes());
-        mem(self) && mem(o) && (self.writes() || o.writes()) && self.overlaps(o)
+        // a read commutes with the flushes of its own thread's buffers
+        let own_read_and_flush = |r: &Footprint, w: &Footprint| r.reads() && !r.writes() && w.flush() && r.owner == w.owner;
+        mem(self) && mem(o) && (self.writes() || o.writes()) && !own_read_and_flush(self, o) && !own_read_and_flush(o, self) && self.overlaps(o)
     }
     /// Both use the same synchronisation object.
     pub fn same_object(&self, o: &Footprint) -> bool {

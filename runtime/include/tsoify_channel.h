@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #define TSOIFY_CHANNEL_MAGIC   0x54534f49u /* "TSOI" */
-#define TSOIFY_CHANNEL_VERSION 6u
+#define TSOIFY_CHANNEL_VERSION 7u
 #define TSOIFY_MAX_CHOICES     (1u << 18)
 #define TSOIFY_MAX_EVENTS      (1u << 17)
 #define TSOIFY_OUTCOME_BYTES   4096u
@@ -92,7 +92,13 @@ struct tsoify_choice {
  * a buffer of thread `owner` and the other an event of that thread that
  * waits for its flushes (TSOIFY_FP_AFTER_FLUSHES: it drains the buffer, or
  * needs room in a bounded one). The last two kinds only order events; they
- * are never races to reverse (nor is a release against an acquire). */
+ * are never races to reverse (nor is a release against an acquire).
+ * A read of thread t is independent of the flushes of t's own buffers, even
+ * where they overlap: next to each other they commute, because t reads its
+ * newest buffered bytes before the flush and the same bytes from memory
+ * after it. (It still depends on every other process's writes: once its
+ * own entry has gone, another thread's flush decides what it reads, and
+ * the reversal of that race brings the own flush along.) */
 #define TSOIFY_FP_READ    1u
 #define TSOIFY_FP_WRITE   2u
 #define TSOIFY_FP_SYNC    4u /* lo is a synchronisation object, not memory */

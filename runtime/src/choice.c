@@ -32,6 +32,11 @@ static uint8_t awake[TSOIFY_MAX_SLEEPERS];
 static uint32_t guide_pos;
 static int guide_off;
 
+/* A read and a flush of the reader's own buffer commute (tsoify_channel.h). */
+static int own_read_and_flush(const struct tsoify_footprint *r, const struct tsoify_footprint *f) {
+  return (r->access & (TSOIFY_FP_READ | TSOIFY_FP_WRITE)) == TSOIFY_FP_READ && (f->access & TSOIFY_FP_FLUSH) && r->owner == f->owner;
+}
+
 static int fp_dependent(const struct tsoify_footprint *a, const struct tsoify_footprint *b) {
   if (a->proc == b->proc) return 1;
   if ((a->access & TSOIFY_FP_FLUSH) && (b->access & TSOIFY_FP_AFTER_FLUSHES) && a->owner == b->owner) return 1;
@@ -40,6 +45,7 @@ static int fp_dependent(const struct tsoify_footprint *a, const struct tsoify_fo
   if ((a->access | b->access) & TSOIFY_FP_SYNC) return 0;
   unsigned mem = TSOIFY_FP_READ | TSOIFY_FP_WRITE;
   if (!((a->access | b->access) & TSOIFY_FP_WRITE) || !(a->access & mem) || !(b->access & mem)) return 0;
+  if (own_read_and_flush(a, b) || own_read_and_flush(b, a)) return 0;
   return a->lo < b->hi && b->lo < a->hi;
 }
 

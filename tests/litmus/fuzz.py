@@ -82,6 +82,10 @@ def gen_mixed_op(rng, shared, fresh_reg):
     return oracle.ld(fresh_reg(), loc)
 
 
+# ops per thread of a two-thread program (--max-ops)
+MAX_OPS_TWO_THREADS = 3
+
+
 def gen_shape(rng):
     """Ops per thread, e.g. [3, 1] or [1, 2, 1]."""
     if rng.random() < P_THREE_THREADS:
@@ -89,7 +93,7 @@ def gen_shape(rng):
             shape = [rng.randint(1, 2) for _ in range(3)]
             if sum(shape) <= MAX_OPS_THREE_THREADS:
                 return shape
-    return [rng.randint(1, 3) for _ in range(2)]
+    return [rng.randint(1, MAX_OPS_TWO_THREADS) for _ in range(2)]
 
 
 def gen_threads(rng):
@@ -399,6 +403,10 @@ def parse_args(argv):
     ap.add_argument("--only", type=int_list, default=None,
                     help="comma-separated program indexes to run (reruns)")
     ap.add_argument("--models", default="sc,tso,pso")
+    ap.add_argument("--max-ops", type=int, default=3,
+                    help="at most this many ops per thread of a two-thread "
+                    "program (default 3; longer programs reach more "
+                    "store-then-own-load and overwrite patterns)")
     ap.add_argument("--por", default="source", choices=["none", "source", "optimal"],
                     help="verify's partial order reduction (default source)")
     ap.add_argument("--bounds", type=int_list, default=[0],
@@ -412,6 +420,8 @@ def parse_args(argv):
                     help="do not minimise mismatching programs")
     a = ap.parse_args(argv)
     a.models = [m for m in a.models.split(",") if m]
+    global MAX_OPS_TWO_THREADS
+    MAX_OPS_TWO_THREADS = a.max_ops
     bad = [m for m in a.models if m not in oracle.MODELS]
     if bad:
         ap.error("unknown model(s): %s" % ", ".join(bad))
@@ -422,9 +432,10 @@ def parse_args(argv):
 
 
 def rerun_command(a, index, model, bound):
-    return "python3 %s --seed %d --only %d --models %s --bounds %d " \
-        "--tsoify %s --verify %s" % (os.path.abspath(__file__), a.seed, index,
-                                     model, bound, a.tsoify, a.verify)
+    return "python3 %s --seed %d --max-ops %d --only %d --models %s " \
+        "--bounds %d --tsoify %s --verify %s" % (
+            os.path.abspath(__file__), a.seed, a.max_ops, index, model,
+            bound, a.tsoify, a.verify)
 
 
 def cleanup(workdir, keepdir):
