@@ -8,14 +8,14 @@ that, for every model (sc, tso, pso) and for TSO every store-buffer bound in
 --bounds, the SET of outcomes verify reports equals the set the brute-force
 oracle (oracle.outcomes) computes. SC and PSO are always run unbounded.
 
-Programs: 2 threads with 1 to 3 ops each, or (probability 0.15) 3 threads
+Programs: 2 threads with 1 to 3 ops each (1 to --max-ops), or (probability 0.15) 3 threads
 with 1 to 2 ops each and at most 4 in all (verify's PSO search grows fast
 with the thread count). Ops: a store of 1..3 to one of the shared ints x, y
 (, z); a load into a fresh register; an mfence; an xchg; and, rarely, a 1- or
 2-byte store or load inside a shared int (a mixed-size access). Every
 register and the final value of every shared variable the program touches is
 reported. Program i of seed S is named fuzz_S_i and does not depend on
---count, so `--only i` reruns it.
+--count, so `--only i` (with the same --max-ops) reruns it.
 
 Verdicts per program: OK (all sets equal); PARTIAL (verify hit --timeout but
 what it found so far is a subset of the oracle's set: not a failure);
@@ -82,21 +82,17 @@ def gen_mixed_op(rng, shared, fresh_reg):
     return oracle.ld(fresh_reg(), loc)
 
 
-# ops per thread of a two-thread program (--max-ops)
-MAX_OPS_TWO_THREADS = 3
-
-
-def gen_shape(rng):
+def gen_shape(rng, max_ops):
     """Ops per thread, e.g. [3, 1] or [1, 2, 1]."""
     if rng.random() < P_THREE_THREADS:
         while True:
             shape = [rng.randint(1, 2) for _ in range(3)]
             if sum(shape) <= MAX_OPS_THREE_THREADS:
                 return shape
-    return [rng.randint(1, MAX_OPS_TWO_THREADS) for _ in range(2)]
+    return [rng.randint(1, max_ops) for _ in range(2)]
 
 
-def gen_threads(rng):
+def gen_threads(rng, max_ops):
     """Random thread bodies (lists of oracle ops)."""
     shared = ["x", "y", "z"][:rng.choice((2, 3))]
     regs = []
@@ -106,7 +102,7 @@ def gen_threads(rng):
         return regs[-1]
 
     return [[gen_op(rng, shared, fresh_reg) for _ in range(n)]
-            for n in gen_shape(rng)]
+            for n in gen_shape(rng, max_ops)]
 
 
 def loc_var(loc):
@@ -129,11 +125,11 @@ def touches_memory(threads):
     return any(op[0] != "mfence" for code in threads for op in code)
 
 
-def gen_test(seed, index):
+def gen_test(seed, index, max_ops=3):
     rng = random.Random("fuzz/%d/%d" % (seed, index))
-    threads = gen_threads(rng)
+    threads = gen_threads(rng, max_ops)
     while not touches_memory(threads):
-        threads = gen_threads(rng)
+        threads = gen_threads(rng, max_ops)
     return make_test("fuzz_%d_%d" % (seed, index), threads)
 
 
@@ -420,8 +416,6 @@ def parse_args(argv):
                     help="do not minimise mismatching programs")
     a = ap.parse_args(argv)
     a.models = [m for m in a.models.split(",") if m]
-    global MAX_OPS_TWO_THREADS
-    MAX_OPS_TWO_THREADS = a.max_ops
     bad = [m for m in a.models if m not in oracle.MODELS]
     if bad:
         ap.error("unknown model(s): %s" % ", ".join(bad))
@@ -473,7 +467,7 @@ def main(argv=None):
 def run_one(a, workdir, keepdir, i, cfgs):
     """Check program i of the seed and print its report; True if it failed."""
     t0 = time.time()
-    bad, lines = check_program(a, workdir, keepdir, gen_test(a.seed, i), cfgs,
+    bad, lines = check_program(a, workdir, keepdir, gen_test(a.seed, i, a.max_ops), cfgs,
                                lambda m, b: rerun_command(a, i, m, b))
     lines[0] += " (%.1fs)" % (time.time() - t0)
     print("\n".join(lines), flush=True)
