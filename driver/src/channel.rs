@@ -28,6 +28,9 @@ pub const FP_FLUSH: u8 = 16;
 pub const FP_AFTER_FLUSHES: u8 = 32;
 /// Process id of the flush process of thread t's store buffer: FLUSH_PROC + t.
 pub const FLUSH_PROC: u16 = 64;
+/// event kinds (enum tsoify_event_kind) the explorer looks for by name
+pub const EV_ATOMIC_BEGIN: u8 = 14;
+pub const EV_ATOMIC_END: u8 = 15;
 const CMD_RUN: u32 = 1;
 const CMD_QUIT: u32 = 2;
 

@@ -149,7 +149,7 @@ pub fn run(program: &Path, args: &[String], info: &Path, models: &[u32], bounds:
             executions: x.stats.executions,
             assume_blocked: x.stats.assume_blocked,
             seconds: x.stats.seconds,
-            por,
+            por: x.por,
         });
         if let Some(b) = &bar {
             b.inc(1);

@@ -25,6 +25,16 @@
 //! after the siblings; the runtime wakes it when an executed event is
 //! dependent with its step (sleep sets, enforced by the runtime itself).
 //!
+//! An atomic block (`__VERIFIER_atomic_*`) is one step: a sleeping block
+//! shows everything it touched, its end-of-block flushes included, and a
+//! block's steps are never split around other steps. Its later accesses
+//! depend on what its first ones read (an assume that failed in one order
+//! passes in another and then writes), so for source DPOR a race whose
+//! reversal starts with a block is covered by a sleeping block of that
+//! thread only when it is the same block (see `sleeps_differently`). Wakeup sequences
+//! and their weak initials assume steps with fixed footprints, so optimal
+//! DPOR gives way to source DPOR for programs with blocks (explore.rs).
+//!
 //! Dependency is over the footprints the runtime reports with each event
 //! (memory bytes read and written, synchronisation objects; a buffered store
 //! touches nothing until its flush writes memory). Happens-before also has
@@ -37,7 +47,7 @@
 //! a store that had to evict an entry to make room. Value choices (nondet,
 //! a PSO eviction) are explored in full at their node.
 
-use crate::channel::{Choice, Event, Footprint, CH_SCHEDULE};
+use crate::channel::{Choice, Event, Footprint, CH_SCHEDULE, EV_ATOMIC_BEGIN, EV_ATOMIC_END};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::rc::Rc;
 
@@ -62,6 +72,12 @@ pub struct Step {
 }
 
 impl Step {
+    /// The same step: the same process touching the same things with the
+    /// same value choices.
+    fn same_as(&self, other: &Step) -> bool {
+        self.proc == other.proc && self.fps == other.fps && self.values == other.values
+    }
+
     /// Could this step and the event with footprint `f` be dependent?
     fn conflicts(&self, f: &Footprint) -> bool {
         self.open || self.fps.iter().any(|g| g.interferes(f))
@@ -149,8 +165,13 @@ impl Node {
 
     /// Source DPOR: make sure one of `initials` is explored here; when none
     /// of them is an option, explore all. `preferred` (the racing process)
-    /// is taken when it is one of them.
-    fn want_one_of(&mut self, initials: &[u16], preferred: u16) {
+    /// is taken when it is one of them. A `stale` initial sleeps here with
+    /// a different atomic block than the one it would start the race's
+    /// reversal with (see `sleeps_differently`): its sleep does not cover the reversal
+    /// and it cannot be run instead, so without another initial every
+    /// option is explored.
+    fn want_one_of(&mut self, initials: &[u16], preferred: u16, stale: &[u16]) {
+        let initials: Vec<u16> = initials.iter().copied().filter(|q| !stale.contains(q)).collect();
         let candidates: Vec<u32> = initials.iter().filter_map(|&q| self.option_of(q)).collect();
         if candidates.is_empty() {
             self.backtrack.extend(0..self.count);
@@ -184,9 +205,59 @@ fn epoch_of_flush(e: &Event) -> u32 {
     e.aux2 >> 8
 }
 
+/// The atomic blocks of one execution (`__VERIFIER_atomic_*` functions,
+/// atomic_begin/end). Nothing else runs inside a block, so its events are
+/// contiguous in the log, all with the block's thread as the executing
+/// thread (its own flushes, which drain the buffer at the block's end,
+/// included). A block ends at its ATOMIC_END event, or, when its thread
+/// stopped inside it (a failed assume), at the thread's last event before
+/// another thread ran.
+struct Blocks {
+    /// the ATOMIC_BEGIN event of the block each event is in (the event itself outside)
+    start: Vec<usize>,
+    /// the last event of the block each event is in (the event itself outside)
+    last: Vec<usize>,
+}
+
+impl Blocks {
+    fn new(events: &[Event]) -> Blocks {
+        let mut start: Vec<usize> = (0..events.len()).collect();
+        let mut last = start.clone();
+        let mut open: Option<(u16, usize)> = None; // (thread, begin)
+        let close = |begin: usize, end: usize, last: &mut Vec<usize>| last[begin..=end].iter_mut().for_each(|l| *l = end);
+        for (i, e) in events.iter().enumerate() {
+            if let Some((t, b)) = open {
+                if e.thread != t {
+                    close(b, i - 1, &mut last);
+                    open = None;
+                }
+            }
+            if open.is_none() && e.kind == EV_ATOMIC_BEGIN {
+                open = Some((e.thread, i));
+            }
+            if let Some((_, b)) = open {
+                start[i] = b;
+                if e.kind == EV_ATOMIC_END {
+                    close(b, i, &mut last);
+                    open = None;
+                }
+            }
+        }
+        if let Some((_, b)) = open {
+            close(b, events.len() - 1, &mut last);
+        }
+        Blocks { start, last }
+    }
+
+    fn contains(&self, e: usize) -> bool {
+        self.start[e] != e || self.last[e] != e
+    }
+}
+
 /// The steps of one execution: step s starts at scheduling node `node[s]`
 /// and holds events `start[s]..end[s]`.
 struct Steps {
+    blocks: Blocks,
     node: Vec<usize>,
     /// the process each step ran
     proc: Vec<u16>,
@@ -198,7 +269,8 @@ struct Steps {
 const NO_STEP: usize = usize::MAX;
 
 impl Steps {
-    fn new(path: &[Node], n_events: usize) -> Steps {
+    fn new(path: &[Node], events: &[Event]) -> Steps {
+        let n_events = events.len();
         let node: Vec<usize> = (0..path.len()).filter(|&k| path[k].schedule).collect();
         let proc = node.iter().map(|&k| path[k].options[path[k].chosen as usize]).collect();
         let start: Vec<usize> = node.iter().map(|&k| (path[k].event as usize).min(n_events)).collect();
@@ -210,11 +282,26 @@ impl Steps {
                 *slot = s;
             }
         }
-        Steps { node, proc, start, end, of_event }
+        Steps { blocks: Blocks::new(events), node, proc, start, end, of_event }
     }
 
     fn events(&self, s: usize) -> std::ops::Range<usize> {
         self.start[s]..self.end[s]
+    }
+
+    /// Step s is (part of) an atomic block.
+    fn in_block(&self, s: usize) -> bool {
+        self.span(s).any(|e| self.blocks.contains(e))
+    }
+
+    /// The events step s commits to: its own, and when it ends inside an
+    /// atomic block, the rest of the block.
+    fn span(&self, s: usize) -> std::ops::Range<usize> {
+        let r = self.events(s);
+        if r.is_empty() {
+            return r;
+        }
+        r.start..(self.blocks.last[r.end - 1] + 1).max(r.end)
     }
 
     /// The step as a reusable description (for sleep sets and wakeup trees).
@@ -222,44 +309,20 @@ impl Steps {
         let k = self.node[s];
         let next = self.node.get(s + 1).copied().unwrap_or(path.len());
         let values: Vec<u32> = path[k + 1..next].iter().map(|n| n.chosen).collect();
-        let mut fps: Vec<Footprint> = events[self.events(s)].iter().map(|e| e.fp).collect();
-        let mut open = !values.is_empty();
-        // A step that enters an atomic block stands for the whole block: no
-        // other thread runs until it ends, so whatever the block touches is
-        // what running this step first commits to (a sleeping step that
-        // showed only the block's entry would sleep through a write to what
-        // the block reads).
-        let proc = self.proc[s];
-        let mut depth = 0i32;
-        for e in &events[self.events(s)] {
-            match e.kind {
-                14 if e.fp.proc == proc => depth += 1,
-                15 if e.fp.proc == proc => depth = 0,
-                _ => {}
-            }
-        }
-        if depth > 0 {
-            let mut last = self.end[s];
-            for (i, e) in events.iter().enumerate().skip(self.end[s]) {
-                if e.fp.proc != proc {
-                    continue;
-                }
-                fps.push(e.fp);
-                last = i + 1;
-                if e.kind == 15 {
-                    break;
-                }
-            }
-            // a value chosen inside the block shapes its footprint too
-            open |= path[next..].iter().any(|n| !n.schedule && (n.event as usize) < last);
-        }
-        Step { proc, fps, open, values }
+        // A step that ends inside an atomic block stands for the whole
+        // block (see Blocks): a sleeping step that showed only the block's
+        // entry would sleep through a write to what the block reads.
+        let span = self.span(s);
+        let fps: Vec<Footprint> = events[span.clone()].iter().map(|e| e.fp).collect();
+        // a value chosen inside the block shapes its footprint too
+        let open = !values.is_empty() || path[next..].iter().any(|n| !n.schedule && (n.event as usize) < span.end);
+        Step { proc: self.proc[s], fps, open, values }
     }
 }
 
 /// The step the execution took at scheduling node `k` of `path`.
 pub fn step_at(path: &[Node], events: &[Event], k: usize) -> Rc<Step> {
-    let steps = Steps::new(path, events.len());
+    let steps = Steps::new(path, events);
     let s = steps.node.iter().position(|&n| n == k).expect("a scheduling node");
     Rc::new(steps.describe(s, path, events))
 }
@@ -445,52 +508,43 @@ struct Execution<'a> {
     events: &'a [Event],
     steps: Steps,
     a: Analysis,
-    /// atomic blocks: the event that began the block each event is in
-    block_start: Vec<usize>,
 }
 
 impl<'a> Execution<'a> {
     fn new(path: &[Node], events: &'a [Event]) -> Execution<'a> {
-        let mut block_start = (0..events.len()).collect::<Vec<_>>();
-        let mut open: HashMap<u16, usize> = HashMap::new();
-        for (i, e) in events.iter().enumerate() {
-            match e.kind {
-                14 => {
-                    open.insert(e.thread, i);
-                }
-                15 => {
-                    open.remove(&e.thread);
-                }
-                _ => {}
-            }
-            if let Some(&b) = open.get(&e.thread) {
-                block_start[i] = b;
-            }
-        }
-        Execution { events, steps: Steps::new(path, events.len()), a: analyze(events), block_start }
+        Execution { events, steps: Steps::new(path, events), a: analyze(events) }
+    }
+
+    /// Event m and, when m is inside an atomic block, the rest of the
+    /// block: running m first commits to all of it.
+    fn block_rest(&self, m: usize) -> std::ops::RangeInclusive<usize> {
+        m..=self.steps.blocks.last[m]
     }
 
     fn hb(&self, a: usize, b: usize) -> bool {
         self.a.clocks.hb(self.events, a, b)
     }
 
-    /// Some event of step a happens before some event of step b.
+    /// Some event of step a happens before some event of step b, where b
+    /// stands for the rest of the atomic block it ends in (see block_rest).
     fn step_hb(&self, a: usize, b: usize) -> bool {
-        self.steps.events(a).any(|x| self.steps.events(b).any(|y| self.hb(x, y)))
+        self.steps.span(b).any(|y| self.steps.events(a).any(|x| self.hb(x, y)))
     }
 
     /// The step a race's first event must be moved behind: its own, or the
     /// first step of the atomic block it is in (nothing runs inside one).
     fn race_step(&self, j: usize) -> Option<usize> {
-        let s = self.steps.of_event[self.block_start[j]];
+        let s = self.steps.of_event[self.steps.blocks.start[j]];
         (s != NO_STEP).then_some(s)
     }
 
     /// Steps after `sj` that need not follow it (no event happens after
     /// one of its events), in execution order, up to `limit` (exclusive).
+    /// A step inside an atomic block counts with the rest of its block: a
+    /// block whose later part must follow sj cannot begin before it either.
     fn not_after(&self, sj: usize, limit: usize) -> Vec<usize> {
         let first = self.steps.events(sj);
-        (sj + 1..limit).filter(|&s| !self.steps.events(s).any(|m| first.clone().any(|x| self.hb(x, m)))).collect()
+        (sj + 1..limit).filter(|&s| !self.steps.span(s).any(|m| first.clone().any(|x| self.hb(x, m)))).collect()
     }
 }
 
@@ -515,12 +569,41 @@ pub fn add_backtracks(path: &mut [Node], events: &[Event]) {
             if initials.contains(&p) || seq[..n].iter().any(|&l| proc(l) == p) {
                 continue;
             }
-            if !seq[..n].iter().any(|&l| x.hb(l, m)) {
+            // an atomic block counts as a whole: it goes first only if none
+            // of its events needs an earlier one
+            if !x.block_rest(m).any(|m2| seq[..n].iter().any(|&l| x.hb(l, m2))) {
                 initials.push(p);
             }
         }
-        path[k].want_one_of(&initials, proc(i));
+        let stale: Vec<u16> = initials
+            .iter()
+            .copied()
+            .filter(|&p| {
+                let s = x.steps.of_event[*seq.iter().find(|&&m| proc(m) == p).unwrap()];
+                x.steps.in_block(s) && sleeps_differently(&path[k], &x.steps.describe(s, path, events))
+            })
+            .collect();
+        if debug_por() && !stale.is_empty() {
+            eprintln!("stale sleepers {stale:?}: race {j} -> {i} at node {k}");
+        }
+        path[k].want_one_of(&initials, proc(i), &stale);
     }
+}
+
+/// A sleeping process (or one explored at a node) stands for the step it
+/// took there. For a single access that is enough: whatever it reads, it
+/// touches the same thing, and a reversal that starts with it is covered by
+/// its explored subtree. An atomic block is several accesses whose later
+/// ones depend on the values its earlier ones read (an assume that failed
+/// in one execution passes in another and then writes). When a race's
+/// reversal starts with such a block and the block that sleeps at the node
+/// is a different one (it read other values there), the sleeping block's
+/// subtree does not hold the reversal: other processes must go first so
+/// that the block reads what it read in the race (the sleeping block would
+/// read something else). Such a sleeper is stale for that race.
+fn sleeps_differently(node: &Node, step: &Step) -> bool {
+    let mut same_proc = node.sleep.iter().chain(&node.explored).filter(|z| z.proc == step.proc).peekable();
+    same_proc.peek().is_some() && !same_proc.any(|z| z.same_as(step))
 }
 
 /// What optimal DPOR did with the races of one execution.
@@ -561,18 +644,24 @@ pub fn insert_wakeups(path: &mut [Node], events: &[Event]) -> Insertions {
         }
         v.push(si);
         let seq = Seq { x: &x, steps: v };
+        let descs: HashMap<usize, Rc<Step>> = seq.steps.iter().map(|&s| (s, describe(s, path))).collect();
         let node = &path[k];
         if node.sleep.iter().chain(&node.explored).any(|z| seq.weak_initial(z)) {
+            if debug_por() {
+                eprintln!("redundant (sleeper) race {j} -> {i} at node {k}: v = {:?}", seq.steps.iter().map(|&s| (x.steps.proc[s], x.steps.start[s])).collect::<Vec<_>>());
+            }
             out.redundant += 1;
             continue;
         }
-        let descs: HashMap<usize, Rc<Step>> = seq.steps.iter().map(|&s| (s, describe(s, path))).collect();
         if debug_por() {
             eprintln!("race {j} -> {i} at node {k}: v = {:?}", seq.steps.iter().map(|&s| (x.steps.proc[s], x.steps.start[s])).collect::<Vec<_>>());
         }
         if insert(&mut path[k].wut, seq, &descs) {
             out.inserted += 1;
         } else {
+            if debug_por() {
+                eprintln!("redundant (tree) race {j} -> {i} at node {k}");
+            }
             out.redundant += 1;
         }
     }

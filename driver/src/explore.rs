@@ -148,9 +148,31 @@ pub struct Exploration {
     pub violation: Option<Violation>,
     /// outcome text -> (executions, of which violating)
     pub outcomes: BTreeMap<String, (u64, u64)>,
+    /// the reduction that explored (optimal gives way to source, see `explore`)
+    pub por: Por,
+    /// what a user should know about how the search went
+    pub notes: Vec<String>,
+    optimal_gave_way: bool,
 }
 
+/// Explore the program. Optimal DPOR gives way to source DPOR when the
+/// program runs an atomic block: a block's later accesses depend on what
+/// its first ones read, which wakeup sequences cannot express (source DPOR
+/// handles blocks, see dpor.rs); the search then starts over, and
+/// `Exploration::por` says which reduction answered.
 pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut progress: impl FnMut(&Stats)) -> Result<Exploration> {
+    let x = explore_with(program, args, info, cfg, &mut progress)?;
+    if !x.optimal_gave_way {
+        return Ok(x);
+    }
+    let source = Config { por: Por::Source, ..cfg.clone() };
+    let mut y = explore_with(program, args, info, &source, &mut progress)?;
+    y.stats.seconds += x.stats.seconds;
+    y.notes.push("--por optimal: the program has atomic blocks (__VERIFIER_atomic_*), which optimal DPOR does not handle; explored with --por source".into());
+    Ok(y)
+}
+
+fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, progress: &mut dyn FnMut(&Stats)) -> Result<Exploration> {
     let mut server = Server::start(program, args, info)?;
     {
         let s = server.shm();
@@ -187,6 +209,10 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
         }
         stats.executions += 1;
         let s = server.shm();
+        if optimal && s.events[..(s.n_events as usize).min(s.events.len())].iter().any(|e| e.kind == channel::EV_ATOMIC_BEGIN) {
+            stats.seconds = start.elapsed().as_secs_f64();
+            return Ok(Exploration { stats, violation: None, not_robust: None, outcomes: BTreeMap::new(), por: cfg.por, notes: vec![], optimal_gave_way: true });
+        }
         let trail_len = s.trail_len as usize;
         if s.flags & channel::FL_NONDET_SAMPLED != 0 {
             stats.nondet_sampled += 1;
@@ -350,7 +376,7 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
         }
     }
     stats.seconds = start.elapsed().as_secs_f64();
-    Ok(Exploration { stats, violation, not_robust, outcomes })
+    Ok(Exploration { stats, violation, not_robust, outcomes, por: cfg.por, notes: vec![], optimal_gave_way: false })
 }
 
 /// Hand the sleep set to the runtime: each sleeping process with the

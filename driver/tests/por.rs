@@ -31,6 +31,49 @@ fn bounded_buffers_reduced_equals_exhaustive() {
     }
 }
 
+/// Atomic blocks under reduction: a block stands for all its accesses,
+/// its end-of-block flushes included, and a block that sleeps after reading
+/// other values than in a race does not cover that race's reversal. The
+/// outcome sets equal exhaustive search's under every model and reduction
+/// (the expected sets are pinned too, so a weaker exhaustive search would
+/// also fail).
+#[test]
+fn atomic_blocks_reduced_equals_exhaustive() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases: [(&str, &[&str]); 2] = [
+        ("block-flush", &["x=2 y=1", "x=2 y=2"]),
+        ("stale-sleeper", &["r0=259 x=259 z=1", "r0=3 x=259 z=1", "r0=3 x=3 z=1"]),
+    ];
+    for (name, want) in cases {
+        let prog = build(&repo().join("tests/programs/atomic-por").join(format!("{name}.c")), dir.path());
+        for model in ["sc", "tso", "pso"] {
+            let none = outcome_set(&prog, model, 32, "none");
+            assert_eq!(none, want, "{name} under {model}, exhaustive");
+            for por in ["source", "optimal"] {
+                assert_eq!(outcome_set(&prog, model, 32, por), none, "{name} under {model}, --por {por}");
+            }
+        }
+    }
+}
+
+/// Optimal DPOR gives way to source DPOR on a program with atomic blocks,
+/// and says so: on stderr, in the statistics line and in the JSON summary.
+#[test]
+fn optimal_gives_way_to_source_on_atomic_blocks() {
+    let dir = tempfile::tempdir().unwrap();
+    let prog = build(&repo().join("tests/programs/atomic-por/block-flush.c"), dir.path());
+    let (code, out, err) = run_verify(&["--outcomes", "--model", "tso", "--por", "optimal", prog.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(err.contains("note: --por optimal: the program has atomic blocks"), "{err}");
+    assert!(out.contains("por source, model tso"), "{out}");
+    let (_, s) = verify_json(&prog, &["--outcomes", "--model", "tso", "--por", "optimal"]);
+    assert_eq!(s["por"], "source");
+    // without blocks optimal stays optimal
+    let sb = build(&repo().join("tests/litmus/SB.c"), dir.path());
+    let (_, out, err) = run_verify(&["--outcomes", "--model", "tso", "--por", "optimal", sb.to_str().unwrap()]);
+    assert!(out.contains("por optimal, model tso") && !err.contains("note:"), "{out}{err}");
+}
+
 /// A failed __VERIFIER_assume must not hide the races that come after it:
 /// both entry orders are found with every reduction, as exhaustively.
 #[test]
@@ -181,7 +224,7 @@ fn own_reads_commute_with_own_flushes() {
 fn endings_do_not_hide_other_threads() {
     let dir = tempfile::tempdir().unwrap();
     let witness = dir.path().join("witness.yml");
-    for (name, want) in [("no-join", 1), ("atomic-no-join", 1), ("abort-assume", 1), ("atomic-assume", 1), ("small-mutex", 0)] {
+    for (name, want) in [("no-join", 1), ("atomic-no-join", 1), ("abort-assume", 1), ("atomic-assume", 1), ("small-mutex", 0), ("rw-lock", 1)] {
         let prog = repo().join("tests/programs/ending").join(format!("{name}.c"));
         for model in ["sc", "tso", "pso"] {
             for por in ["none", "source", "optimal"] {

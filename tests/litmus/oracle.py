@@ -13,7 +13,10 @@ thread steps and store-buffer flushes under three operational models:
 
 Loads take each byte from the newest own buffer entry covering it, else from
 memory. mfence and xchg wait until the thread's buffer is empty; xchg then
-writes memory directly. A bounded TSO buffer (bound K > 0) makes a store wait
+writes memory directly. An atomic function (SV-COMP's __VERIFIER_atomic_*)
+waits for an empty buffer too, then runs with no other thread or flush in
+between: it reads and writes memory directly, and when its assume fails the
+execution is infeasible (modelled as waiting: the same final states). A bounded TSO buffer (bound K > 0) makes a store wait
 until the thread holds fewer than K entries. An execution ends when every
 thread is done and every buffer is empty (thread exit drains the buffer and
 main joins all threads), and main then reads the final memory.
@@ -51,6 +54,8 @@ BOUNDS = (1, 2, 3, 4, 0)  # TSO bounds checked for [bounded]; 0 = unbounded
 #        ('ldt', LOCAL, LOC)           int LOCAL = LOC  (thread-local temp)
 #        ('mfence',)                   __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #        ('xchg', LOC, VALUE)          __atomic_exchange_n(&LOC, VALUE, SEQ_CST)
+#        ('atomic', LOC, V, LOC2, V2)  a __VERIFIER_atomic_ function:
+#                                      __VERIFIER_assume(LOC == V); LOC2 = V2;
 # LOC:   a variable name (whole variable) or (var, byte_offset, size)
 # regs:  registers reported, in order; final: final variables reported, each
 #        a name or (label, LOC); types: C types of variables (default 'int');
@@ -220,6 +225,8 @@ def op_locs(op):
     """The LOCs an op accesses (not thread-local temporaries)."""
     if op[0] in ("st", "xchg"):
         return [op[1]]
+    if op[0] == "atomic":
+        return [op[1], op[3]]
     if op[0] in ("ld", "ldt"):
         return [op[2]] + ([op[1]] if op[0] == "ld" else [])
     return []
@@ -274,6 +281,8 @@ class Program:
                 out.append(("fence",))
             elif kind == "xchg":
                 out.append(("xchg", self.loc(op[1]), op[2]))
+            elif kind == "atomic":
+                out.append(("atomic", self.loc(op[1]), op[2], self.loc(op[3]), op[4]))
             else:
                 raise ValueError("unknown op %r" % (op,))
         return out
@@ -380,6 +389,11 @@ def thread_step(op, model, bound, locs, mem, buf):
     if kind == "xchg":
         (addr, size), v = op[1], op[2]
         return locs, write_mem(mem, addr, to_bytes(v, size)), buf
+    if kind == "atomic":
+        (addr, size), v, (addr2, size2), v2 = op[1:]
+        if read(mem, buf, addr, size) != v:
+            return None
+        return locs, write_mem(mem, addr2, to_bytes(v2, size2)), buf
     raise ValueError("unknown micro-op %r" % (op,))
 
 
@@ -489,7 +503,26 @@ def c_stmt(t, op):
     if kind == "xchg":
         return "__atomic_exchange_n(&%s, %s, __ATOMIC_SEQ_CST);" % (
             op[1], c_lit(op[2], loc_size(t, op[1])))
+    if kind == "atomic":
+        return "%s();" % atomic_name(t, op)
     raise ValueError(op)
+
+
+def atomic_ops(t):
+    return [op for code in t["threads"] for op in code if op[0] == "atomic"]
+
+
+def atomic_name(t, op):
+    """The C function of an atomic op: one per op, numbered in program order."""
+    return "__VERIFIER_atomic_%d" % next(i for i, o in enumerate(atomic_ops(t)) if o is op)
+
+
+def c_atomic_functions(t):
+    out = ["void __VERIFIER_assume(int);"] if atomic_ops(t) else []
+    for op in atomic_ops(t):
+        out.append("void %s(void) { __VERIFIER_assume(%s == %d); %s = %d; }" % (
+            atomic_name(t, op), c_loc(t, op[1]), op[2], c_loc(t, op[3]), op[4]))
+    return out
 
 
 def c_thread(t, i, code):
@@ -551,6 +584,7 @@ def c_source(t):
         out.append("#include <assert.h>")
     out += ["#include <pthread.h>", '#include "tsoify.h"']
     out += c_decls(t)
+    out += c_atomic_functions(t)
     for i, code in enumerate(t["threads"]):
         out += c_thread(t, i, code)
     out += c_main(t)

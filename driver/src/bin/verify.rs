@@ -447,6 +447,11 @@ fn main() {
     let shown = if cli.robustness { x.not_robust.as_ref().map(|(_, events)| report::as_violation(events)) } else { x.violation.clone() };
     let steps = shown.as_ref().map(|v| report::trace_steps(v, &info));
 
+    if !cli.quiet {
+        for note in &x.notes {
+            eprintln!("note: {note}");
+        }
+    }
     println!("{}", verdict.line());
     if !cli.quiet {
         if let (Some((r, events)), Some(steps)) = (&x.not_robust, &steps) {
@@ -481,7 +486,7 @@ fn main() {
             s.sleep_blocked,
             s.seconds,
             s.seconds * 1e6 / s.executions.max(1) as f64,
-            cfg.por.name(),
+            x.por.name(),
             build::model_name(model),
             if model == 0 { String::new() } else if cli.buffer_size == 0 { ", unbounded buffers".into() } else { format!(", buffer size {}", cli.buffer_size) }
         );
@@ -491,7 +496,7 @@ fn main() {
             let cfg = Config { por: explore::Por::None, all: true, ..cfg.clone() };
             explore::explore(&program, &cli.args, &info_path, &cfg, |_| {}).unwrap_or_else(|e| fail(e)).stats
         });
-        print!("{}", report::stats_text(&x.stats, cfg.por, none.as_ref()));
+        print!("{}", report::stats_text(&x.stats, x.por, none.as_ref()));
     }
     if let (Some(path), Some(steps)) = (&cli.trace_json, &steps) {
         let text = serde_json::to_string_pretty(steps).expect("trace serialises");
@@ -508,7 +513,7 @@ fn main() {
             assume_blocked: x.stats.assume_blocked,
             sleep_blocked: x.stats.sleep_blocked,
             seconds: x.stats.seconds,
-            por: cfg.por.name(),
+            por: x.por.name(),
             outcomes: x.outcomes.iter().map(|(o, (n, b))| OutcomeRow { outcome: o, executions: *n, violations: *b }).collect(),
             warnings: &warnings,
         };
