@@ -49,6 +49,9 @@ pub const REDIRECTS: &[(&str, &str)] = &[
     ("memcpy", "__tsoify_libc_memcpy"),
     ("memmove", "__tsoify_libc_memcpy"),
     ("memset", "__tsoify_libc_memset"),
+    ("strcpy", "__tsoify_libc_strcpy"),
+    ("strncpy", "__tsoify_libc_strncpy"),
+    ("strcat", "__tsoify_libc_strcat"),
     ("sched_yield", "__tsoify_yield"),
     ("pthread_yield", "__tsoify_yield"),
 ];

@@ -169,6 +169,46 @@ void *__tsoify_libc_memset(void *dst, int c, size_t n) {
   return dst;
 }
 
+/* strcpy/strncpy/strcat: byte by byte through the memory model, so the
+ * source is read as the thread sees it (own buffer, else memory) and the
+ * copy is buffered like any store */
+extern void __tsoify_load(const void *, void *, uint64_t, uint32_t, uint32_t);
+extern void __tsoify_store(void *, const void *, uint64_t, uint32_t, uint32_t);
+
+static char load_byte(const char *p) {
+  char c;
+  __tsoify_load(p, &c, 1, 0, rt_cur_loc);
+  return c;
+}
+
+static void store_byte(char *p, char c) { __tsoify_store(p, &c, 1, 0, rt_cur_loc); }
+
+char *__tsoify_libc_strcpy(char *dst, const char *src) {
+  for (size_t i = 0;; i++) {
+    char c = load_byte(src + i);
+    store_byte(dst + i, c);
+    if (c == 0) return dst;
+  }
+}
+
+char *__tsoify_libc_strncpy(char *dst, const char *src, size_t n) {
+  size_t i = 0;
+  for (; i < n; i++) {
+    char c = load_byte(src + i);
+    store_byte(dst + i, c);
+    if (c == 0) break;
+  }
+  for (; i < n; i++) store_byte(dst + i, 0); /* strncpy pads with zeros */
+  return dst;
+}
+
+char *__tsoify_libc_strcat(char *dst, const char *src) {
+  size_t end = 0;
+  while (load_byte(dst + end) != 0) end++;
+  __tsoify_libc_strcpy(dst + end, src);
+  return dst;
+}
+
 /* sched_yield: a scheduling point and nothing else */
 int __tsoify_yield(void) {
   rt_sched_point();
