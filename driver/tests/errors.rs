@@ -15,6 +15,21 @@ fn c_that_does_not_compile_is_an_input_error() {
     assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
 }
 
+/// C that compilers accepted before clang 16 made it an error (a pointer
+/// passed as an int, as many SV-COMP tasks do) still compiles.
+#[test]
+fn older_c_with_pointer_int_conversions_compiles() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write_c(
+        dir.path(),
+        "old.c",
+        "#include <stdlib.h>\nvoid check(int c) { if (!c) abort(); }\nint main(void) { int *p = malloc(4); check(p); return 0; }\n",
+    );
+    let (code, out, err) = run_verify(&[p.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.starts_with("SAFE"), "{out}");
+}
+
 #[test]
 fn inline_asm_is_refused_with_its_line() {
     let dir = tempfile::tempdir().unwrap();
