@@ -755,9 +755,48 @@ pub fn format_scores(rows: &[Row], models: &[String]) -> String {
     out
 }
 
+/// Answers that contradict each other across models: every SC execution is
+/// a TSO execution and every TSO execution a PSO one (at one buffer bound),
+/// so a violation under a stronger model is one under every weaker model,
+/// and TRUE under a weaker model means TRUE under every stronger one. A
+/// contradiction means one of the answers is wrong, whatever the task's
+/// expectation says (this needs no expected verdict for TSO and PSO).
+pub fn model_contradictions(rows: &[Row]) -> Vec<String> {
+    const STRENGTH: [&str; 3] = ["sc", "tso", "pso"];
+    let mut out = vec![];
+    let mut tasks: Vec<&str> = rows.iter().map(|r| r.task.as_str()).collect();
+    tasks.dedup();
+    for task in tasks {
+        let answer = |m: &str| rows.iter().find(|r| r.task == task && r.model == m).and_then(|r| r.outcome.answer());
+        for (i, strong) in STRENGTH.iter().enumerate() {
+            for weak in &STRENGTH[i + 1..] {
+                if answer(strong) == Some(Answer::False) && answer(weak) == Some(Answer::True) {
+                    out.push(format!("{task}: FALSE under {strong} but TRUE under {weak} (every {strong} execution is a {weak} execution)"));
+                }
+            }
+        }
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn contradictions_across_models_are_reported() {
+        let row = |task: &str, model: &str, a: Answer| Row { task: task.into(), model: model.into(), expected: None, outcome: Outcome::Answer(a), seconds: 0.0 };
+        let rows = vec![
+            row("ok", "sc", Answer::True),
+            row("ok", "tso", Answer::False),
+            row("ok", "pso", Answer::False),
+            row("bad", "sc", Answer::False),
+            row("bad", "tso", Answer::True),
+            row("bad", "pso", Answer::Unknown),
+        ];
+        let c = model_contradictions(&rows);
+        assert_eq!(c, vec!["bad: FALSE under sc but TRUE under tso (every sc execution is a tso execution)".to_string()]);
+    }
 
     #[test]
     fn task_with_list_of_inputs_properties_and_our_extension() {

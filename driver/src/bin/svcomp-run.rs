@@ -20,7 +20,10 @@ use tsoify::svcomp::{self, Answer, Outcome, PropertyKind, Row, Task};
 compares the answer with the expected verdict and prints a table (task, model, expected, result, correct?, seconds) \
 and per model the SV-COMP score: correct TRUE +2, correct FALSE +1, wrong FALSE -16, wrong TRUE -32, unknown 0.\n\n\
 The expected verdict for model M is the task's options.tsoify_expected.M if present; else, for sc, the \
-property's expected_verdict (SV-COMP's semantics is sequential consistency); else there is none (`?`, not scored).",
+property's expected_verdict (SV-COMP's semantics is sequential consistency); else there is none (`?`, not scored).\n\n\
+Answers are also checked against each other: every SC execution is a TSO execution and every TSO execution a PSO \
+one, so FALSE under a stronger model with TRUE under a weaker one is a contradiction (printed, and counted as a \
+wrong answer) even where no verdict is expected.",
     after_help = "EXAMPLES:\n  svcomp-run sv-comp/tasks\n  svcomp-run --models tso --timeout 30 --jobs 2 sv-comp/tasks\n  svcomp-run --models sc ~/sv-benchmarks/c/pthread\n\n\
 EXIT CODES: 0 no wrong answer, 1 at least one wrong answer (with --strict: or an expected answer \
 not reached), 3 usage error or no task found."
@@ -234,7 +237,11 @@ fn main() {
     print!("{}", svcomp::format_table(&rows));
     println!();
     print!("{}", svcomp::format_scores(&rows, &cli.models));
-    let wrong = rows.iter().filter(|r| r.is_wrong()).count();
+    let contradictions = svcomp::model_contradictions(&rows);
+    for c in &contradictions {
+        println!("contradiction: {c}");
+    }
+    let wrong = rows.iter().filter(|r| r.is_wrong()).count() + contradictions.len();
     if wrong > 0 {
         println!("{wrong} wrong answer(s)");
     }
