@@ -23,6 +23,7 @@ const PROGRAMS: &[(&str, &str, &str)] = &[
     ("two-waits", "2", "none"),
     ("own-buffer", "2", "none"),
     ("atomic-wait", "2", "none"),
+    ("carried-local", "2", "none"),
     ("tas-lock", "3", "source"),
     ("cas-lock", "3", "source"),
     ("dekker-backoff", "3", "source"),
@@ -56,6 +57,8 @@ fn await_outcomes_are_the_expected_ones() {
         ("mp-spin", "pso", &["r=0", "r=1"]),
         ("atomic-wait", "tso", &["got=7"]),
         ("atomic-wait", "pso", &["got=0", "got=7"]),
+        ("carried-local", "tso", &["seen=1"]),
+        ("carried-local", "pso", &["seen=0", "seen=1"]),
         ("dekker-backoff", "sc", &["both=0"]),
         ("dekker-backoff", "tso", &["both=0", "both=1"]),
         ("own-buffer", "tso", &["r=2 x=2"]),
@@ -64,6 +67,20 @@ fn await_outcomes_are_the_expected_ones() {
     for &(name, model, want) in cases {
         let prog = build(&repo().join("tests/programs/await").join(format!("{name}.c")), dir.path());
         assert_eq!(outcome_set(&prog, model, &[]), want, "{name} under {model}");
+    }
+}
+
+/// A loop whose carried local changes every iteration never blocks: each
+/// iteration differs from the one before (blocking after the first would
+/// lose count=2).
+#[test]
+fn a_loop_that_changes_its_locals_is_not_blocked() {
+    let dir = tempfile::tempdir().unwrap();
+    let prog = build(&repo().join("tests/programs/await/carried-counter.c"), dir.path());
+    for model in ["sc", "tso", "pso"] {
+        let want = ["count=0", "count=1", "count=2"];
+        assert_eq!(outcome_set(&prog, model, &["--unroll", "4", "--no-await"]), want, "{model} without await");
+        assert_eq!(outcome_set(&prog, model, &["--unroll", "4"]), want, "{model} with await");
     }
 }
 

@@ -171,8 +171,10 @@ fn allowed_in_await(f: Value) -> bool {
 fn is_await_candidate(l: &Loop, esc: &mut Escapes) -> bool {
     l.body.iter().all(|&b| {
         block_instructions(b).into_iter().all(|i| match ir::opcode(i) {
-            // a value carried from one iteration to the next
-            Some(Op::LLVMPHI) => b != l.header,
+            // a value carried from one iteration to the next: allowed when
+            // it can be compared, so the latch can tell the runtime whether
+            // the iteration changed it (see carried_phis)
+            Some(Op::LLVMPHI) => b != l.header || comparable(i),
             // a write the runtime would not see
             Some(Op::LLVMStore) => !esc.is_private(ir::operand(i, 1)),
             Some(Op::LLVMAlloca | Op::LLVMInvoke | Op::LLVMCallBr | Op::LLVMRet | Op::LLVMVAArg) => false,
@@ -183,10 +185,29 @@ fn is_await_candidate(l: &Loop, esc: &mut Escapes) -> bool {
     })
 }
 
+/// An integer or pointer value: `icmp ne` tells whether it changed.
+fn comparable(v: Value) -> bool {
+    unsafe {
+        matches!(LLVMGetTypeKind(LLVMTypeOf(v)), llvm_sys::LLVMTypeKind::LLVMIntegerTypeKind | llvm_sys::LLVMTypeKind::LLVMPointerTypeKind)
+    }
+}
+
+/// The header phis of a candidate: the local state one iteration hands to
+/// the next (after SROA, the program's locals). An iteration that changes
+/// one is not a no-op even if every shared value it read is unchanged, so
+/// each latch reports whether its incoming values differ from the phis'
+/// current ones (`__tsoify_await_carried`); only an iteration that changed
+/// none may block. The next iteration then starts from the same local state
+/// and reads the same values: it repeats this one.
+fn carried_phis(header: Block) -> Vec<Value> {
+    block_instructions(header).into_iter().take_while(|&i| ir::opcode(i) == Some(Op::LLVMPHI)).collect()
+}
+
 /// What the loop instrumentation needs from the pass.
 pub struct LoopRuntime {
     pub begin: (LLVMTypeRef, Value),
     pub back: (LLVMTypeRef, Value),
+    pub carried: (LLVMTypeRef, Value),
 }
 
 /// Instrument the loops of `f`: a per-entry iteration counter checked at
@@ -218,13 +239,16 @@ pub fn instrument(f: Value, b: LLVMBuilderRef, ctx: LLVMContextRef, rt: &LoopRun
                 LLVMPositionBuilderBefore(b, LLVMGetBasicBlockTerminator(p));
                 LLVMBuildStore(b, zero, counter);
             }
-            let first = LLVMGetFirstInstruction(l.header);
+            // the header's first instruction after its phis
+            let header_phis = carried_phis(l.header);
+            let first = header_phis.last().map_or_else(|| LLVMGetFirstInstruction(l.header), |&p| LLVMGetNextInstruction(p));
             let loc = locs.add(first, SiteOp::Loop, None);
+            let phis = if is_await { header_phis } else { vec![] };
             // the iteration's generation: the back edge hands it back, so the
             // runtime knows the reads it recorded since are this iteration's
             // (not those of a nested loop or a recursive call's)
             let generation = if is_await {
-                LLVMPositionBuilderBefore(b, first); // a candidate header has no phi
+                LLVMPositionBuilderBefore(b, first);
                 let mut args = [LLVMConstInt(i32, loc as u64, 0)];
                 awaits += 1;
                 LLVMBuildCall2(b, rt.begin.0, rt.begin.1, args.as_mut_ptr(), 1, c"".as_ptr())
@@ -258,6 +282,19 @@ pub fn instrument(f: Value, b: LLVMBuilderRef, ctx: LLVMContextRef, rt: &LoopRun
                 let n1 = LLVMBuildAdd(b, n, step, c"".as_ptr());
                 LLVMBuildStore(b, n1, counter);
                 let taken32 = LLVMBuildZExt(b, taken, i32, c"".as_ptr());
+                if !phis.is_empty() {
+                    // did this iteration change the state it hands on?
+                    let mut changed = LLVMConstInt(i1, 0, 0);
+                    for &phi in &phis {
+                        let incoming = (0..LLVMCountIncoming(phi)).find(|&k| LLVMGetIncomingBlock(phi, k) == latch).map(|k| LLVMGetIncomingValue(phi, k));
+                        let Some(v) = incoming else { continue };
+                        let ne = LLVMBuildICmp(b, llvm_sys::LLVMIntPredicate::LLVMIntNE, v, phi, c"".as_ptr());
+                        changed = LLVMBuildOr(b, changed, ne, c"".as_ptr());
+                    }
+                    let changed32 = LLVMBuildZExt(b, changed, i32, c"".as_ptr());
+                    let mut cargs = [changed32, generation];
+                    LLVMBuildCall2(b, rt.carried.0, rt.carried.1, cargs.as_mut_ptr(), 2, c"".as_ptr());
+                }
                 let mut args = [LLVMConstInt(i32, loc as u64, 0), n1, taken32, generation];
                 LLVMBuildCall2(b, rt.back.0, rt.back.1, args.as_mut_ptr(), 4, c"".as_ptr());
             }

@@ -2,10 +2,13 @@
  * and the per-entry loop bound (--unroll).
  *
  * The pass marks a loop as an await candidate when one iteration cannot
- * change the thread's local state: the loop is innermost, its header has no
- * phi (no value is carried from one iteration to the next), and its body
- * holds no store, no call (other than yields and debug intrinsics) and no
- * alloca; loads, fences, atomic RMWs and compare-exchanges are allowed. The
+ * change the thread's local state unseen: the loop is innermost, the values
+ * its header carries from one iteration to the next (phis) are integers or
+ * pointers, which each latch compares with what the iteration began with
+ * (__tsoify_await_carried: an iteration that changed one is spoiled), and its
+ * body holds no store to a private local, no call (other than yields and
+ * debug intrinsics) and no alloca; loads, fences, atomic RMWs and
+ * compare-exchanges are allowed. The
  * pass calls __tsoify_await_begin() at the top of every iteration and
  * __tsoify_loop_back() on every back edge.
  *
@@ -84,6 +87,14 @@ uint64_t __tsoify_await_begin(uint32_t loc) {
   a->n = 0;
   a->loc = loc;
   return ++a->gen;
+}
+
+/* A latch of a candidate whose header carries values (phis) from one
+ * iteration to the next: `changed` says whether this iteration changed one.
+ * Such an iteration is not a no-op, so it does not block. */
+void __tsoify_await_carried(uint32_t changed, uint64_t gen) {
+  struct await_rec *a = &recs[rt_cur];
+  if (changed && gen && gen == a->gen) a->spoiled = 1;
 }
 
 void rt_await_spoil(void) {
