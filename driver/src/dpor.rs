@@ -331,13 +331,13 @@ pub fn step_at(path: &[Node], events: &[Event], k: usize) -> Rc<Step> {
 /// one flat table over the processes that occur (dense indices).
 struct Clocks {
     width: usize,
-    index: HashMap<u16, usize>,
+    index: ProcIndex,
     cells: Vec<u32>,
 }
 
 impl Clocks {
     fn index(&self, proc: u16) -> usize {
-        self.index[&proc]
+        self.index.get(proc)
     }
     fn row(&self, r: usize) -> &[u32] {
         &self.cells[r * self.width..(r + 1) * self.width]
@@ -346,6 +346,39 @@ impl Clocks {
     fn hb(&self, events: &[Event], a: usize, b: usize) -> bool {
         let q = self.index(events[a].fp.proc);
         self.row(b)[q] >= self.row(a)[q]
+    }
+}
+
+/// Dense indices of the processes of one execution, by process id (a
+/// lookup in every happens-before test: a plain array, not a hash map).
+#[derive(Default)]
+struct ProcIndex {
+    slots: Vec<u32>,
+    len: usize,
+}
+
+impl ProcIndex {
+    const NONE: u32 = u32::MAX;
+
+    fn insert(&mut self, proc: u16) {
+        let p = proc as usize;
+        if p >= self.slots.len() {
+            self.slots.resize(p + 1, Self::NONE);
+        }
+        if self.slots[p] == Self::NONE {
+            self.slots[p] = self.len as u32;
+            self.len += 1;
+        }
+    }
+
+    fn get(&self, proc: u16) -> usize {
+        let i = self.slots[proc as usize];
+        debug_assert!(i != Self::NONE, "process {proc} has no index");
+        i as usize
+    }
+
+    fn len(&self) -> usize {
+        self.len
     }
 }
 
@@ -359,18 +392,15 @@ struct Analysis {
 fn analyze(events: &[Event]) -> Analysis {
     let fp = |i: usize| &events[i].fp;
     // every process of the execution: threads (incl. spawned ones) and flush processes
-    let mut index = HashMap::new();
+    let mut index = ProcIndex::default();
     let mut threads = 0usize;
     for e in events {
-        let n = index.len();
-        index.entry(e.fp.proc).or_insert(n);
+        index.insert(e.fp.proc);
         if e.kind == 7 {
-            let n = index.len();
-            index.entry(e.aux as u16).or_insert(n);
+            index.insert(e.aux as u16);
         }
         if e.kind == 2 && e.aux != 0 {
-            let n = index.len();
-            index.entry(e.aux2 as u16).or_insert(n);
+            index.insert(e.aux2 as u16);
         }
         threads = threads.max(1 + if e.kind == 3 { owner_of_flush(e) } else { e.thread as usize });
         if e.kind == 7 || e.kind == 8 {
@@ -378,8 +408,7 @@ fn analyze(events: &[Event]) -> Analysis {
         }
     }
     for t in 0..threads {
-        let n = index.len();
-        index.entry(t as u16).or_insert(n);
+        index.insert(t as u16);
     }
     let width = index.len();
     let mut ev = Clocks { width, index, cells: vec![0; events.len() * width] };
