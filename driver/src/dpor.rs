@@ -165,13 +165,8 @@ impl Node {
 
     /// Source DPOR: make sure one of `initials` is explored here; when none
     /// of them is an option, explore all. `preferred` (the racing process)
-    /// is taken when it is one of them. A `stale` initial sleeps here with
-    /// a different atomic block than the one it would start the race's
-    /// reversal with (see `sleeps_differently`): its sleep does not cover the reversal
-    /// and it cannot be run instead, so without another initial every
-    /// option is explored.
-    fn want_one_of(&mut self, initials: &[u16], preferred: u16, stale: &[u16]) {
-        let initials: Vec<u16> = initials.iter().copied().filter(|q| !stale.contains(q)).collect();
+    /// is taken when it is one of them.
+    fn want_one_of(&mut self, initials: &[u16], preferred: u16) {
         let candidates: Vec<u32> = initials.iter().filter_map(|&q| self.option_of(q)).collect();
         if candidates.is_empty() {
             self.backtrack.extend(0..self.count);
@@ -600,22 +595,22 @@ pub fn add_backtracks(path: &mut [Node], events: &[Event]) {
             }
             // an atomic block counts as a whole: it goes first only if none
             // of its events needs an earlier one
-            if !x.block_rest(m).any(|m2| seq[..n].iter().any(|&l| x.hb(l, m2))) {
-                initials.push(p);
+            if x.block_rest(m).any(|m2| seq[..n].iter().any(|&l| x.hb(l, m2))) {
+                continue;
             }
+            // a block that sleeps here having done something else does not
+            // cover the reversal, and cannot be run instead: not an initial
+            // to count on (without another one, every option is explored)
+            let s = x.steps.of_event[m];
+            if x.steps.in_block(s) && sleeps_differently(&path[k], &x.steps.describe(s, path, events)) {
+                if debug_por() {
+                    eprintln!("stale sleeper {p}: race {j} -> {i} at node {k}");
+                }
+                continue;
+            }
+            initials.push(p);
         }
-        let stale: Vec<u16> = initials
-            .iter()
-            .copied()
-            .filter(|&p| {
-                let s = x.steps.of_event[*seq.iter().find(|&&m| proc(m) == p).unwrap()];
-                x.steps.in_block(s) && sleeps_differently(&path[k], &x.steps.describe(s, path, events))
-            })
-            .collect();
-        if debug_por() && !stale.is_empty() {
-            eprintln!("stale sleepers {stale:?}: race {j} -> {i} at node {k}");
-        }
-        path[k].want_one_of(&initials, proc(i), &stale);
+        path[k].want_one_of(&initials, proc(i));
     }
 }
 

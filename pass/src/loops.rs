@@ -287,8 +287,12 @@ pub fn instrument(f: Value, b: LLVMBuilderRef, ctx: LLVMContextRef, rt: &LoopRun
                     let mut changed = LLVMConstInt(i1, 0, 0);
                     for &phi in &phis {
                         let incoming = (0..LLVMCountIncoming(phi)).find(|&k| LLVMGetIncomingBlock(phi, k) == latch).map(|k| LLVMGetIncomingValue(phi, k));
-                        let Some(v) = incoming else { continue };
-                        let ne = LLVMBuildICmp(b, llvm_sys::LLVMIntPredicate::LLVMIntNE, v, phi, c"".as_ptr());
+                        // (a latch is a predecessor, so it has an incoming
+                        // value; without one, count the phi as changed)
+                        let ne = match incoming {
+                            Some(v) => LLVMBuildICmp(b, llvm_sys::LLVMIntPredicate::LLVMIntNE, v, phi, c"".as_ptr()),
+                            None => LLVMConstInt(i1, 1, 0),
+                        };
                         changed = LLVMBuildOr(b, changed, ne, c"".as_ptr());
                     }
                     let changed32 = LLVMBuildZExt(b, changed, i32, c"".as_ptr());
