@@ -1,6 +1,6 @@
 // Builds the C runtime into a static library (libtsoify_rt.a) that the
 // driver links into every instrumented program, and the same sources in
-// export mode into LLVM bitcode (tsoify_export_{atomic,mutex}.bc) that
+// export mode into LLVM bitcode (tsoify_export_{atomic,mutex}[_flushers].bc) that
 // `tsoify --export` links into the exported module. The output directory
 // is exported to the crate as TSOIFY_RT_LIB_DIR.
 use std::path::{Path, PathBuf};
@@ -31,14 +31,21 @@ fn main() {
 }
 
 /// The export runtime: the shared buffer code (memmodel.c, api.c) plus
-/// export.c, one bitcode file per way of making runtime steps atomic.
+/// export.c, one bitcode file per way of making runtime steps atomic and
+/// way of flushing (choice points or flusher threads).
 fn export_bitcode(out: &Path) {
     println!("cargo:rerun-if-changed=src/export.c");
     println!("cargo:rerun-if-changed=src/export.h");
     println!("cargo:rerun-if-env-changed=LLVM_SYS_191_PREFIX");
     let prefix = std::env::var("LLVM_SYS_191_PREFIX").unwrap_or_else(|_| "/usr/lib/llvm-19".into());
     let tool = |name: &str| -> PathBuf { Path::new(&prefix).join("bin").join(name) };
-    for (variant, defines) in [("atomic", &[][..]), ("mutex", &["-DTSOIFY_EXPORT_MUTEX"][..])] {
+    let variants: [(&str, &[&str]); 4] = [
+        ("atomic", &[]),
+        ("mutex", &["-DTSOIFY_EXPORT_MUTEX"]),
+        ("atomic_flushers", &["-DTSOIFY_EXPORT_FLUSHERS"]),
+        ("mutex_flushers", &["-DTSOIFY_EXPORT_MUTEX", "-DTSOIFY_EXPORT_FLUSHERS"]),
+    ];
+    for (variant, defines) in variants {
         let mut parts = vec![];
         for src in ["memmodel.c", "api.c", "export.c"] {
             let bc = out.join(format!("export_{variant}_{src}.bc"));

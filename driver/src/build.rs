@@ -163,13 +163,26 @@ pub enum ExportAtomic {
     Mutex,
 }
 
+/// How buffered stores reach memory in an export (`tsoify --export-flush`).
+#[derive(Clone, Copy, Debug, PartialEq, clap::ValueEnum)]
+pub enum ExportFlush {
+    /// flushes chosen at the operations that can observe them, each choice
+    /// a bounded `__VERIFIER_nondet_uint()`: for checkers that enumerate
+    /// nondet values (our SC mode, bounded model checkers)
+    Choice,
+    /// flusher pthreads empty the buffers: the relaxed behaviours are plain
+    /// interleavings, for stateless model checkers (Nidhugg, GenMC) that
+    /// explore schedules but not nondet values
+    Threads,
+}
+
 /// The largest --buffer-size an export accepts (RT_EXPORT_MAX_BOUND in
 /// runtime/src/rt.h: the exported buffers are fixed-size arrays).
 pub const EXPORT_MAX_BOUND: u32 = 32;
 
 /// `tsoify --export`: `input` with the runtime's store buffers linked in,
 /// as one module for an SC model checker (runtime/ABI.md "Export mode").
-pub fn export(wd: &Workdir, input: &Path, opts: &BuildOptions, atomic: ExportAtomic) -> Result<tsoify_pass::Instrumented> {
+pub fn export(wd: &Workdir, input: &Path, opts: &BuildOptions, atomic: ExportAtomic, flush: ExportFlush) -> Result<tsoify_pass::Instrumented> {
     if opts.bound == 0 {
         bail!(InputError(
             "--export needs bounded store buffers, but --buffer-size is 0 (unbounded); hint: pass --buffer-size K with 1 <= K <= 32 (the exported buffers are fixed-size arrays)".into()
@@ -190,9 +203,11 @@ pub fn export(wd: &Workdir, input: &Path, opts: &BuildOptions, atomic: ExportAto
         "ll" | "bc" => input.to_path_buf(),
         _ => bail!(InputError(format!("{}: expected a .c, .i, .ll or .bc file", input.display()))),
     };
-    let runtime = match atomic {
-        ExportAtomic::Atomic => tsoify_runtime::EXPORT_ATOMIC_BC,
-        ExportAtomic::Mutex => tsoify_runtime::EXPORT_MUTEX_BC,
+    let runtime = match (atomic, flush) {
+        (ExportAtomic::Atomic, ExportFlush::Choice) => tsoify_runtime::EXPORT_ATOMIC_BC,
+        (ExportAtomic::Mutex, ExportFlush::Choice) => tsoify_runtime::EXPORT_MUTEX_BC,
+        (ExportAtomic::Atomic, ExportFlush::Threads) => tsoify_runtime::EXPORT_ATOMIC_FLUSHERS_BC,
+        (ExportAtomic::Mutex, ExportFlush::Threads) => tsoify_runtime::EXPORT_MUTEX_FLUSHERS_BC,
     };
     tsoify_pass::export_file(&ir, &pass_options(opts), runtime).map_err(|e| input_error(format!("{}: {e}", input.display())))
 }

@@ -115,6 +115,65 @@ fn mutex_variant_reaches_the_same_outcomes() {
     }
 }
 
+/// Flusher threads (`--export-flush threads`): every relaxed behaviour is
+/// an interleaving of the flushers with the program, so the export needs
+/// no nondet values. Our SC mode on it must reach exactly the outcomes the
+/// native model does: with fine locking (`--export-atomic mutex`, the form
+/// for Nidhugg and GenMC) on every two-thread litmus test, with atomic
+/// steps on two. K = 1 keeps the checker's interleavings few; K = 2 where
+/// a test needs two buffered stores of one thread.
+#[test]
+fn flusher_threads_reach_the_same_outcomes() {
+    let dir = tempfile::tempdir().unwrap();
+    let fine = ["SB", "SB+mfences", "SB+xchg", "MP", "MP+fence", "LB", "2+2W", "R", "S", "n6", "CoRR", "own-read", "mixed-bytes", "mixed-overlap", "mixed-own"];
+    let cases = fine.iter().map(|n| (*n, "mutex", 1)).chain([("SB", "atomic", 1), ("MP", "atomic", 1), ("2+2W", "mutex", 2), ("n6", "mutex", 2)]);
+    for (name, atomic, k) in cases {
+        for model in ["tso", "pso"] {
+            let ks = k.to_string();
+            let exported = dir.path().join(format!("{name}.{model}.{atomic}.{k}.sc.bc"));
+            let o = tsoify()
+                .args(["--export", "--export-flush", "threads", "--export-atomic", atomic, "--model", model, "--buffer-size", &ks])
+                .arg(litmus(name))
+                .arg("-o")
+                .arg(&exported)
+                .output()
+                .unwrap();
+            assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+            let (_, native) = verify_json(&litmus(name), &["--outcomes", "--model", model, "--buffer-size", &ks]);
+            let (_, sc) = verify_json(&exported, &["--outcomes", "--model", "sc"]);
+            assert!(!outcomes(&native).is_empty(), "{name}: no outcomes to compare");
+            assert_eq!(outcomes(&sc), outcomes(&native), "{name} under {model}, K={k}, flusher threads with {atomic} steps");
+        }
+    }
+}
+
+/// What a stateless checker needs of a flusher-thread export: no nondet
+/// value, no atomic block (with --export-atomic mutex), no memory
+/// intrinsic or libc call it would run natively, locks it can see
+/// initialised.
+#[test]
+fn flusher_export_needs_only_threads_and_locks() {
+    let dir = tempfile::tempdir().unwrap();
+    for model in ["tso", "pso"] {
+        let exported = dir.path().join(format!("SB.{model}.sc.bc"));
+        let o = tsoify()
+            .args(["--export", "--export-flush", "threads", "--export-atomic", "mutex", "--model", model, "--buffer-size", "2"])
+            .arg(litmus("SB"))
+            .arg("-o")
+            .arg(&exported)
+            .output()
+            .unwrap();
+        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let text = ll_text(&exported, dir.path());
+        for absent in ["__VERIFIER_nondet", "__VERIFIER_atomic_begin", "@llvm.memcpy", "@llvm.memmove", "@llvm.memset", "@memcmp", "@memcpy"] {
+            assert!(!text.contains(absent), "{model}: the flusher export mentions {absent}");
+        }
+        for present in ["@pthread_mutex_init", "@pthread_create", "@__VERIFIER_assume", "@__tsoify_x.flusher"] {
+            assert!(text.contains(present), "{model}: the flusher export lacks {present}");
+        }
+    }
+}
+
 #[test]
 fn export_refuses_unbounded_and_oversized_buffers() {
     for (k, needle) in [("0", "unbounded"), ("33", "up to 32")] {
@@ -193,8 +252,10 @@ fn export_is_self_contained_and_makes_no_new_calls() {
 
 /// TSOIFY_SC_CHECKER: a command that takes an exported .bc as its last
 /// argument and exits 0 when no execution fails, non-zero when one does
-/// (e.g. a script around `nidhuggc -- --sc`, see the README). Verdicts of
-/// the programs with assertions are compared with native verify.
+/// (e.g. `nidhugg --sc --optimal`, see the README); TSOIFY_SC_CHECKER_ATOMIC
+/// and TSOIFY_SC_CHECKER_FLUSH choose --export-atomic and --export-flush.
+/// Verdicts of the programs with assertions are compared with native
+/// verify.
 #[test]
 fn external_sc_checker_agrees() {
     let Ok(cmd) = std::env::var("TSOIFY_SC_CHECKER") else {
@@ -203,12 +264,15 @@ fn external_sc_checker_agrees() {
     };
     let dir = tempfile::tempdir().unwrap();
     let atomic = std::env::var("TSOIFY_SC_CHECKER_ATOMIC").unwrap_or_else(|_| "atomic".into());
+    let flush = std::env::var("TSOIFY_SC_CHECKER_FLUSH").unwrap_or_else(|_| "choice".into());
+    // flusher threads: PSO gives each thread K flushers, too many for a checker at K = 32
+    let bounds: &[u32] = if flush == "threads" { &[1, 2] } else { &BOUNDS };
     for source in [repo().join("examples/dekker.c"), repo().join("examples/message-passing.c"), litmus("bound3")] {
         for model in ["tso", "pso"] {
-            for k in BOUNDS {
+            for &k in bounds {
                 let (code, native) = verify_json(&source, &["--model", model, "--buffer-size", &k.to_string()]);
                 assert!(code == 0 || code == 1, "native verdict {}", native["verdict"]);
-                let exported = export(&source, dir.path(), model, k, &["--export-atomic", &atomic]);
+                let exported = export(&source, dir.path(), model, k, &["--export-atomic", &atomic, "--export-flush", &flush]);
                 let start = std::time::Instant::now();
                 let o = std::process::Command::new("sh").arg("-c").arg(format!("{cmd} \"$0\"")).arg(&exported).output().unwrap();
                 let theirs = if o.status.success() { "SAFE" } else { "VIOLATION" };

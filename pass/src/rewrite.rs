@@ -108,7 +108,17 @@ pub fn run(module: Module, opts: &Options) -> Result<Instrumented, PassError> {
     for f in &program_functions {
         pass.function(*f);
     }
+    if !opts.export {
+        // an export's runtime (verify on an export): its atomic accesses are
+        // how its threads meet outside locks, so the explorer must see them
+        for f in ir::functions(m).into_iter().filter(|&f| !ir::is_declaration(f) && ir::name(f).starts_with(crate::export::PREFIX)) {
+            pass.runtime_atomics(f);
+        }
+    }
     pass.redirect_declarations();
+    if opts.export {
+        pass.export_main_hooks(main);
+    }
     unsafe { LLVMDisposeBuilder(pass.b) };
     if !pass.problems.is_empty() && !opts.allow_unsupported {
         let first = pass.problems[0].clone();
@@ -263,6 +273,36 @@ impl<'a> Pass<'a> {
         self.release_frames(&escaping_allocas, &returns);
         if ir::name(f).starts_with("__VERIFIER_atomic_") {
             self.atomic_function(f, &returns);
+        }
+    }
+
+    /// An export runtime's function (`verify` on an export): only its
+    /// atomic instructions become runtime calls, as SC accesses the
+    /// explorer sees (the export runtime's flusher threads look at a
+    /// buffer's size through them, outside its lock; with fine locking its
+    /// reads and writes of program memory are atomics too). Its plain
+    /// accesses are to state its locks or atomic steps guard.
+    pub(crate) fn runtime_atomics(&mut self, f: Value) {
+        let atomics: Vec<Value> = ir::instructions(f)
+            .into_iter()
+            .filter(|&i| match ir::opcode(i) {
+                Some(Op::LLVMLoad) | Some(Op::LLVMStore) => (unsafe { LLVMGetOrdering(i) }) != llvm_sys::LLVMAtomicOrdering::LLVMAtomicOrderingNotAtomic,
+                Some(Op::LLVMAtomicRMW) | Some(Op::LLVMAtomicCmpXchg) => true,
+                _ => false,
+            })
+            .collect();
+        if atomics.is_empty() {
+            return;
+        }
+        let slots = self.make_slots(f, 16);
+        let mut esc = Escapes::default();
+        for i in atomics {
+            match ir::opcode(i) {
+                Some(Op::LLVMLoad) => self.load(i, &slots, &mut esc),
+                Some(Op::LLVMStore) => self.store(i, &slots, &mut esc),
+                Some(Op::LLVMAtomicRMW) => self.rmw(i, &slots),
+                _ => self.cmpxchg(i, &slots),
+            }
         }
     }
 
@@ -497,6 +537,24 @@ impl<'a> Pass<'a> {
                 self.before(r);
                 self.call(self.rt.stack_release, &[a, self.c64(size)]);
             }
+        }
+    }
+
+    /// Export mode: `main` tells the export runtime where the program starts
+    /// and ends (ABI.md, "Export mode"): flusher threads for main's buffer
+    /// start and finish there.
+    fn export_main_hooks(&mut self, main: Value) {
+        let start = declare(self.m, "__tsoify_main_start", self.t.void, &[]);
+        let end = declare(self.m, "__tsoify_main_end", self.t.void, &[]);
+        let returns: Vec<Value> = ir::instructions(main).into_iter().filter(|&i| ir::opcode(i) == Some(Op::LLVMRet)).collect();
+        unsafe {
+            let entry = LLVMGetEntryBasicBlock(main);
+            LLVMPositionBuilderBefore(self.b, LLVMGetFirstInstruction(entry));
+        }
+        self.call(start, &[]);
+        for r in returns {
+            self.before(r);
+            self.call(end, &[]);
         }
     }
 

@@ -135,10 +135,15 @@ void __tsoify_rmw(void *addr, void *val, uint64_t size, uint32_t op, uint32_t or
   uint8_t old[16], res[16];
   if (size > 16) rt_end(TSOIFY_ST_INTERNAL, loc, "atomicrmw on %u bytes", (unsigned)size);
   locked_prologue(addr, size, loc);
-  memcpy(old, addr, size);
+  /* read, compute, and write if memory still holds what was read (it
+   * always does unless runtime steps of other threads run meanwhile, as
+   * in an export with fine locking) */
+  rt_mem_read(old, addr, (uint32_t)size);
+  for (;;) {
+    rmw_compute(op, (uint32_t)size, old, val, res, loc);
+    if (rt_mem_cas(addr, old, res, (uint32_t)size)) break;
+  }
   rt_await_read(rt_cur, addr, (uint32_t)size, old);
-  rmw_compute(op, (uint32_t)size, old, val, res, loc);
-  memcpy(addr, res, size);
   memcpy(val, old, size);
   rt_event(TSOIFY_EV_RMW, addr, (uint32_t)size, rt_value_of(old, (uint32_t)size), loc, op, (uint32_t)rt_value_of(res, (uint32_t)size));
 }
@@ -152,10 +157,9 @@ uint32_t __tsoify_cmpxchg(void *addr, void *expected, const void *desired, uint6
   uint8_t old[16];
   if (size > 16) rt_end(TSOIFY_ST_INTERNAL, loc, "cmpxchg on %u bytes", (unsigned)size);
   locked_prologue(addr, size, loc);
-  memcpy(old, addr, size);
+  memcpy(old, expected, size);
+  uint32_t ok = (uint32_t)rt_mem_cas(addr, old, desired, (uint32_t)size); /* old: what memory held */
   rt_await_read(rt_cur, addr, (uint32_t)size, old);
-  uint32_t ok = memcmp(old, expected, size) == 0;
-  if (ok) memcpy(addr, desired, size);
   memcpy(expected, old, size);
   rt_event(TSOIFY_EV_CMPXCHG, addr, (uint32_t)size, rt_value_of(old, (uint32_t)size), loc, ok, 0);
   return ok;

@@ -8,9 +8,15 @@
  *     (__VERIFIER_atomic_begin/end, or one pthread mutex with
  *     -DTSOIFY_EXPORT_MUTEX);
  *   - the thread index of the caller is found by pthread_self();
- *   - rt_choose() is __VERIFIER_nondet_uint() bounded by __VERIFIER_assume;
- *   - flushes happen at the operations that could observe them (see
- *     rt_sched_point below) instead of at scheduling points.
+ *   - when buffered stores reach memory, two ways:
+ *     choice (default): at the operations that could observe them, a
+ *       sequence of flushes picked by rt_choose(), which is
+ *       __VERIFIER_nondet_uint() bounded by __VERIFIER_assume (see
+ *       rt_sched_point below): for checkers that enumerate nondet values;
+ *     flusher threads (-DTSOIFY_EXPORT_FLUSHERS): each buffer is emptied by
+ *       pthreads of its own, one step per flushed entry, so the relaxed
+ *       behaviours are plain interleavings: for stateless model checkers
+ *       (Nidhugg, GenMC) that explore schedules but not data choices.
  * Everything here has external names only until the driver links it into
  * the program: it then gets the __tsoify_x. prefix and internal linkage. */
 #include <pthread.h>
@@ -42,9 +48,61 @@ void __tsoify_memcpy(void *, const void *, uint64_t, uint32_t);
 void __tsoify_memset(void *, uint32_t, uint64_t, uint32_t);
 
 uint32_t rt_cur_loc;
-int rt_cur;
 
-/* ---- one atomic step per operation ---- */
+#ifdef TSOIFY_EXPORT_FLUSHERS
+#define FLUSHERS 1
+#else
+#define FLUSHERS 0
+#endif
+
+/* ---- byte loops for memcpy & co. (export.h says why) ---- */
+
+void *rt_x_memcpy(void *dst, const void *src, size_t n) {
+  unsigned char *d = dst;
+  const unsigned char *s = src;
+  for (size_t i = 0; i < n; i++) d[i] = s[i];
+  return dst;
+}
+
+void *rt_x_memmove(void *dst, const void *src, size_t n) {
+  unsigned char *d = dst;
+  const unsigned char *s = src;
+  if (d < s)
+    for (size_t i = 0; i < n; i++) d[i] = s[i];
+  else
+    for (size_t i = n; i-- > 0;) d[i] = s[i];
+  return dst;
+}
+
+void *rt_x_memset(void *dst, int c, size_t n) {
+  unsigned char *d = dst;
+  for (size_t i = 0; i < n; i++) d[i] = (unsigned char)c;
+  return dst;
+}
+
+int rt_x_memcmp(const void *a, const void *b, size_t n) {
+  const unsigned char *x = a, *y = b;
+  for (size_t i = 0; i < n; i++)
+    if (x[i] != y[i]) return x[i] < y[i] ? -1 : 1;
+  return 0;
+}
+
+/* ---- one atomic step per operation ----
+ *
+ * Three ways, by build:
+ *   atomic (default): each operation is a __VERIFIER_atomic_begin/end block.
+ *   mutex: one global pthread mutex around each operation.
+ *   mutex with flusher threads ("fine" locking, RT_FINE): a mutex per
+ *     store buffer, held by every operation of its thread and by its
+ *     flushers; the runtime's reads and writes of program memory are
+ *     atomic instructions (rt_mem_* in memmodel.c; RMW and cmpxchg a
+ *     compare-and-swap). Operations of different threads on different
+ *     memory then share nothing, so a checker's partial order reduction
+ *     sees them commute, as on the hardware; with one big lock every pair
+ *     of steps would be ordered both ways. (No lock may be chosen by
+ *     address: Nidhugg's addresses differ from one replay to the next.) */
+
+#define FINE RT_FINE
 
 #ifdef TSOIFY_EXPORT_MUTEX
 static pthread_mutex_t big_lock = PTHREAD_MUTEX_INITIALIZER;
@@ -72,15 +130,47 @@ static int nthreads = 1; /* 0 is main; may pass RT_MAX_THREADS just before limit
 static int initialised;
 static int atomic_owner = -1, atomic_depth; /* the program's __VERIFIER_atomic blocks */
 
+/* Checkers number threads from 0 (main) in creation order, flushers
+ * included; each thread writes and reads only its own slot here, so
+ * finding the caller's index races with nobody. Larger ids fall back to
+ * scanning `ids`. */
+#define TID_SLOTS (4 * RT_MAX_THREADS)
+static uint8_t index_of_tid[TID_SLOTS]; /* thread index + 1 */
+
 static _Noreturn void limit(const char *what) { __assert_fail(what, "tsoify export runtime", 0, "tsoify"); }
+
+static void register_self(int t) {
+  pthread_t me = pthread_self();
+  if ((unsigned long)me < TID_SLOTS) index_of_tid[me] = (uint8_t)(t + 1);
+  ids[t] = me;
+  registered[t] = 1;
+}
 
 /* Only runtime code touches runtime state, always inside a step. */
 static int current(void) {
   pthread_t me = pthread_self();
+  if ((unsigned long)me < TID_SLOTS && index_of_tid[me]) return index_of_tid[me] - 1;
   for (int t = 1; t < NT; t++)
     if (registered[t] && ids[t] == me) return t;
   return 0;
 }
+
+#if FINE
+static pthread_mutex_t buffer_lock[RT_MAX_THREADS];
+
+int rt_x_self(void) { return current(); }
+
+static void publish(int t);
+static void op_begin(void) { pthread_mutex_lock(&buffer_lock[current()]); }
+static void op_end(void) {
+  int t = current();
+  publish(t);
+  pthread_mutex_unlock(&buffer_lock[t]);
+}
+#define FLUSHER_BEGIN(t) pthread_mutex_lock(&buffer_lock[t])
+#define FLUSHER_END(t) pthread_mutex_unlock(&buffer_lock[t])
+#else
+int rt_cur;
 
 static void op_begin(void) {
   STEP_BEGIN();
@@ -88,7 +178,14 @@ static void op_begin(void) {
   rt_cur = current();
 }
 
-static void op_end(void) { STEP_END(); }
+static void publish(int t);
+static void op_end(void) {
+  publish(rt_cur);
+  STEP_END();
+}
+#define FLUSHER_BEGIN(t) STEP_BEGIN()
+#define FLUSHER_END(t) STEP_END()
+#endif
 
 /* ---- what choice.c does natively ---- */
 
@@ -97,6 +194,10 @@ static void op_end(void) { STEP_END(); }
 __attribute__((noinline)) uint32_t rt_choose(uint32_t n, int kind) {
   (void)kind;
   if (n <= 1) return 0;
+  /* with flusher threads the only choice left is a PSO eviction, which
+   * __tsoify_store avoids by waiting for room; a store that alone needs
+   * more entries than the bound cannot wait */
+  if (FLUSHERS) limit("tsoify export: a store wider than the PSO buffer (--buffer-size K holds K*16 bytes); raise --buffer-size");
   uint32_t v = __VERIFIER_nondet_uint();
   __VERIFIER_assume(v < n);
   return v;
@@ -125,10 +226,13 @@ static const void *pend_addr;
 static uint64_t pend_size;
 
 void rt_pending(int kind, const void *addr, uint64_t size) {
+  if (FLUSHERS) return; /* flushes are not chosen here (and threads run at once) */
   pend_kind = kind, pend_addr = addr, pend_size = size;
 }
 
-void rt_pending_need(int need) { pend_need = need; }
+void rt_pending_need(int need) {
+  if (!FLUSHERS) pend_need = need;
+}
 
 /* The operation about to run may observe buffered stores: let any sequence
  * of flushes happen first, chosen one at a time (stop, or which entry).
@@ -153,14 +257,21 @@ struct flush {
   uintptr_t lo, hi;
 };
 
+/* field by field: a struct assignment would be llvm.memcpy */
+static void copy_flush(struct flush *d, const struct flush *s) {
+  d->buf = s->buf, d->idx = s->idx, d->lo = s->lo, d->hi = s->hi;
+}
+
 static int after(const struct flush *f, const struct flush *last) {
   return !last || f->buf > last->buf || f->buf == last->buf || (f->lo < last->hi && last->lo < f->hi);
 }
 
 void rt_sched_point(void) {
+  if (FLUSHERS) return; /* flusher threads do it */
   int t = rt_cur;
-  uint8_t in[RT_MAX_THREADS] = {0};
+  uint8_t in[RT_MAX_THREADS];
   int drains = pend_kind == PEND_NONE || pend_need != NEED_NONE;
+  for (int u = 0; u < RT_MAX_THREADS; u++) in[u] = 0; /* (an initialiser would be llvm.memset) */
   for (int u = 0; u < NT; u++)
     in[u] = (u == t && drains) || (pend_kind != PEND_NONE && rt_mm_buffer_overlaps(u, pend_addr, pend_size));
   for (int grew = 1; grew;) {
@@ -195,14 +306,14 @@ void rt_sched_point(void) {
     for (int i = 0; i < n; i++) {
       int ok = opt[i].buf != t;
       for (int j = 0; j < n && !ok; j++) ok = opt[j].buf != t && after(&opt[j], &opt[i]);
-      if (ok) opt[m++] = opt[i];
+      if (ok) copy_flush(&opt[m++], &opt[i]);
     }
     int may_stop = !flushed || last.buf != t;
     if (!m) break; /* (a dead end after an own flush only repeats a shorter sequence) */
     uint32_t c = rt_choose((uint32_t)m + (uint32_t)may_stop, TSOIFY_CH_SCHEDULE);
     if (may_stop && c-- == 0) break;
     rt_mm_flush_entry(opt[c].buf, opt[c].idx);
-    last = opt[c], flushed = 1;
+    copy_flush(&last, &opt[c]), flushed = 1;
   }
   pend_kind = PEND_NONE, pend_need = NEED_NONE;
 }
@@ -221,6 +332,104 @@ static void fence_step(void) {
   op_end();
 }
 
+/* ---- flusher threads (-DTSOIFY_EXPORT_FLUSHERS) ----
+ *
+ * Flusher j of thread t repeatedly moves the j-th entry of t's buffer that
+ * may leave now (TSO: the oldest; PSO: any whose address no older entry
+ * holds and no store-store barrier holds back) to memory, one step per
+ * entry. So every flush order is some interleaving: TSO needs one flusher
+ * per thread, PSO as many as entries that may leave at once, at most the
+ * bound K. The thread that creates t creates them right after t (main's:
+ * at the start of main), so thread creation stays in program order, as
+ * Nidhugg requires.
+ *
+ * Before it locks t's buffer a flusher looks at `flushable[t]`, the number
+ * of t's entries that may leave, which t and the flushers publish with
+ * atomic stores: with nothing for it to do it ends if t has finished (and
+ * so drained), else it stops with __VERIFIER_assume(0). That schedule is
+ * not an execution; the ones in which it looked later, or never, are, and
+ * the look conflicts only with the steps that change `flushable[t]`. (A
+ * flusher that locked first would be ordered against every step of t, and
+ * the flushers of threads that never store would multiply the checker's
+ * work.) */
+
+static uint8_t finished[RT_MAX_THREADS];  /* t has ended (its buffer was drained); atomic */
+static uint32_t flushable[RT_MAX_THREADS]; /* entries of t that may leave now; atomic */
+#define ATOMIC_GET(v) __atomic_load_n(&(v), __ATOMIC_SEQ_CST)
+#define ATOMIC_SET(v, x) __atomic_store_n(&(v), (x), __ATOMIC_SEQ_CST)
+
+static int flushers_per_thread(void) { return RT_MODEL == TSOIFY_MODEL_PSO ? (int)RT_BOUND : 1; }
+
+/* Inside a step of t, or of one of its flushers: publish what may leave. */
+static void publish(int t) {
+  if (!FLUSHERS) return;
+  uint32_t idx[RT_EXPORT_MAX_BOUND];
+  uint32_t n = rt_mm_pending(t) ? (uint32_t)rt_mm_flush_options(t, idx, RT_EXPORT_MAX_BOUND) : 0;
+  if (ATOMIC_GET(flushable[t]) != n) ATOMIC_SET(flushable[t], n);
+}
+
+static void *flusher(void *p) {
+  int t = (int)((intptr_t)p % RT_MAX_THREADS);
+  uint32_t j = (uint32_t)((intptr_t)p / RT_MAX_THREADS);
+  for (;;) {
+    if (ATOMIC_GET(flushable[t]) <= j) {
+      __VERIFIER_assume(ATOMIC_GET(finished[t]));
+      return 0;
+    }
+    FLUSHER_BEGIN(t);
+    uint32_t idx[RT_EXPORT_MAX_BOUND];
+    uint32_t n = (uint32_t)rt_mm_flush_options(t, idx, RT_EXPORT_MAX_BOUND);
+    if (j < n) rt_mm_flush_entry(t, idx[j]);
+    publish(t);
+    FLUSHER_END(t);
+  }
+}
+
+/* By the thread that creates t (outside a step). */
+static void start_flushers(int t) {
+  if (!FLUSHERS) return;
+  for (intptr_t j = 0; j < flushers_per_thread(); j++) {
+    pthread_t id;
+    if (pthread_create(&id, 0, flusher, (void *)(j * RT_MAX_THREADS + t))) limit("tsoify export: could not start a flusher thread");
+  }
+}
+
+/* With flushers a PSO store into a full buffer waits for one of them
+ * instead of choosing an entry to evict (under TSO the eviction has no
+ * choice, the oldest entry leaves). Inside a step of the caller. */
+static int must_wait_for_room(int t, uint64_t size, uint32_t order) {
+  if (!FLUSHERS || RT_MODEL != TSOIFY_MODEL_PSO || order == 7 /* drains */) return 0;
+  uint64_t pieces = (size + RT_ENTRY_BYTES - 1) / RT_ENTRY_BYTES;
+  return pieces <= RT_BOUND && rt_mm_pending(t) + pieces > RT_BOUND;
+}
+
+/* Thread t ends: thread exit flushes its buffer; then its flushers may end. */
+static void thread_end(int t) {
+  fence_step();
+  if (!FLUSHERS && atomic_owner != t) return;
+  op_begin();
+  if (FLUSHERS) ATOMIC_SET(finished[t], 1);
+  if (atomic_owner == t) atomic_owner = -1, atomic_depth = 0; /* ended inside its atomic block */
+  op_end();
+}
+
+/* Where main starts and returns (the pass calls these in an export). Main
+ * runs alone until it creates a thread, so the runtime sets up here. */
+void __tsoify_main_start(void) {
+  if (initialised) return;
+  rt_mm_init();
+  initialised = 1;
+  register_self(0);
+#if FINE
+  for (int t = 0; t < RT_MAX_THREADS; t++) pthread_mutex_init(&buffer_lock[t], 0);
+#endif
+  start_flushers(0);
+}
+
+void __tsoify_main_end(void) {
+  if (FLUSHERS) thread_end(0);
+}
+
 /* ---- the memory operations (api.c), one step each ---- */
 
 void __tsoify_load(const void *addr, void *dst, uint64_t size, uint32_t order, uint32_t loc) {
@@ -231,6 +440,10 @@ void __tsoify_load(const void *addr, void *dst, uint64_t size, uint32_t order, u
 
 void __tsoify_store(void *addr, const void *src, uint64_t size, uint32_t order, uint32_t loc) {
   op_begin();
+  if (must_wait_for_room(rt_cur, size, order)) {
+    op_end();
+    __VERIFIER_assume(0); /* not an execution: in the ones that count, a flusher made room first */
+  }
   rt_impl_store(addr, src, size, order, loc);
   op_end();
 }
@@ -273,31 +486,27 @@ void __tsoify_stack_release(void *addr, uint64_t size) {
 
 static void *thread_start(void *p) {
   int t = (int)(intptr_t)p;
-  if (!FAST_PATHS) STEP_BEGIN();
-  ids[t] = pthread_self(); /* only t writes it; nobody else needs it */
-  registered[t] = 1;
+  if (!FAST_PATHS && !FINE) STEP_BEGIN();
+  register_self(t); /* only t writes its slots */
   void *(*fn)(void *) = starts[t].fn; /* written before pthread_create */
   void *arg = starts[t].arg;
-  if (!FAST_PATHS) STEP_END();
+  if (!FAST_PATHS && !FINE) STEP_END();
   void *ret = fn(arg);
-  fence_step(); /* thread exit flushes the buffer */
-  if (atomic_owner == t) { /* ended inside its atomic block */
-    op_begin();
-    atomic_owner = -1, atomic_depth = 0;
-    op_end();
-  }
+  thread_end(t);
   return ret;
 }
 
 int __tsoify_pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void *), void *arg) {
   fence_step(); /* the child sees everything stored before */
-  if (!FAST_PATHS) STEP_BEGIN();
+  if (!FAST_PATHS && !FINE) STEP_BEGIN();
   int t = __atomic_fetch_add(&nthreads, 1, __ATOMIC_SEQ_CST);
-  if (!FAST_PATHS) STEP_END();
+  if (!FAST_PATHS && !FINE) STEP_END();
   if (t >= RT_MAX_THREADS) limit("tsoify export: more threads than RT_MAX_THREADS (16)");
   starts[t].fn = fn; /* slot t is ours alone */
   starts[t].arg = arg;
-  return pthread_create(out, attr, thread_start, (void *)(intptr_t)t);
+  int r = pthread_create(out, attr, thread_start, (void *)(intptr_t)t);
+  if (!r) start_flushers(t);
+  return r;
 }
 
 /* Calls that wait drain after the wait: the buffer may still flush while
@@ -310,9 +519,9 @@ int __tsoify_pthread_join(pthread_t t, void **ret) {
 
 _Noreturn void __tsoify_pthread_exit(void *ret) {
   op_begin();
-  drain_here();
-  if (atomic_owner == rt_cur) atomic_owner = -1, atomic_depth = 0;
+  int t = rt_cur;
   op_end();
+  thread_end(t);
   pthread_exit(ret);
 }
 

@@ -9,5 +9,10 @@ pub static LIBRARY: &[u8] = include_bytes!(concat!(env!("TSOIFY_RT_LIB_DIR"), "/
 pub static EXPORT_ATOMIC_BC: &[u8] = include_bytes!(concat!(env!("TSOIFY_RT_LIB_DIR"), "/tsoify_export_atomic.bc"));
 /// The same with one global pthread mutex (`--export-atomic mutex`).
 pub static EXPORT_MUTEX_BC: &[u8] = include_bytes!(concat!(env!("TSOIFY_RT_LIB_DIR"), "/tsoify_export_mutex.bc"));
+/// The atomic-block runtime with flusher threads instead of flush choices
+/// (`--export-flush threads`).
+pub static EXPORT_ATOMIC_FLUSHERS_BC: &[u8] = include_bytes!(concat!(env!("TSOIFY_RT_LIB_DIR"), "/tsoify_export_atomic_flushers.bc"));
+/// The mutex runtime with flusher threads.
+pub static EXPORT_MUTEX_FLUSHERS_BC: &[u8] = include_bytes!(concat!(env!("TSOIFY_RT_LIB_DIR"), "/tsoify_export_mutex_flushers.bc"));
 /// The header describing the channel between `verify` and the runtime.
 pub const CHANNEL_HEADER: &str = include_str!("../include/tsoify_channel.h");

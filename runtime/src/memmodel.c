@@ -22,6 +22,9 @@
 #include <sys/mman.h>
 #endif
 #include "rt.h"
+#if RT_FINE
+#include <pthread.h>
+#endif
 
 struct entry {
   uintptr_t addr;
@@ -97,15 +100,19 @@ void rt_mm_init(void) {
 
 int rt_mm_pending(int t) { return (int)buffers[t].n; }
 
-static int overlaps(const struct entry *e, uintptr_t a, uint64_t n) { return e->addr < a + n && a < e->addr + e->size; }
+/* (no &&: the order of two different objects may differ between a checker's
+ * replays of one execution, which Nidhugg reports when a branch depends on it) */
+static int overlaps(const struct entry *e, uintptr_t a, uint64_t n) { return (e->addr < a + n) & (a < e->addr + e->size); }
 
 /* Each byte from the newest own entry covering it, else memory; returns
- * TSOIFY_SRC_* bits saying where the bytes came from. */
+ * TSOIFY_SRC_* bits saying where the bytes came from. With RT_FINE the
+ * bytes that come from memory are read in one access. */
 static uint32_t view(int t, const void *addr, uint32_t size, void *out) {
   struct buffer *b = &buffers[t];
   uintptr_t a = (uintptr_t)addr;
   uint8_t *o = out;
   uint32_t src = 0;
+  uint32_t from_memory = 0; /* RT_FINE: bit i = byte i comes from memory */
   for (uint32_t i = 0; i < size; i++) {
     const struct entry *hit = 0;
     for (uint32_t k = b->n; k-- > 0;)
@@ -117,9 +124,16 @@ static uint32_t view(int t, const void *addr, uint32_t size, void *out) {
       o[i] = hit->bytes[a + i - hit->addr];
       src |= TSOIFY_SRC_OWN_BUFFER;
     } else {
-      o[i] = ((const volatile uint8_t *)addr)[i];
+      if (RT_FINE) from_memory |= 1u << i;
+      else o[i] = ((const volatile uint8_t *)addr)[i];
       src |= TSOIFY_SRC_MEMORY;
     }
+  }
+  if (RT_FINE && from_memory) {
+    uint8_t mem[RT_ENTRY_BYTES];
+    rt_mem_read(mem, addr, size);
+    for (uint32_t i = 0; i < size; i++)
+      if (from_memory >> i & 1) o[i] = mem[i];
   }
   return src;
 }
@@ -132,13 +146,119 @@ void rt_mm_load(int t, const void *addr, uint32_t size, void *out, uint32_t loc)
   rt_await_read(t, addr, size, out);
 }
 
-static void write_memory(uintptr_t a, const uint8_t *bytes, uint32_t n) {
-  volatile uint8_t *m = (volatile uint8_t *)a;
-  for (uint32_t i = 0; i < n; i++) m[i] = bytes[i];
+static void write_memory(uintptr_t a, const uint8_t *bytes, uint32_t n) { rt_mem_write((void *)a, bytes, n); }
+
+#if RT_FINE
+/* An access of natural width and alignment is one atomic instruction.
+ * Any other (unaligned, or 3, 5, ... bytes) goes through the aligned
+ * 8-byte words it touches: an atomic load of each word, or a
+ * compare-and-swap loop that changes just its bytes. One touching two
+ * words holds `span_lock`, so two such accesses never interleave (an
+ * access within one word cannot tell whether it came between the two
+ * words of another: it commutes with the one it misses). */
+#define RT_SEQ __ATOMIC_SEQ_CST
+#define WIDTH_CASES(X) X(1, uint8_t) X(2, uint16_t) X(4, uint32_t) X(8, uint64_t)
+static pthread_mutex_t span_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static int spans(uintptr_t a, uint32_t n) { return (a >> 3) != ((a + n - 1) >> 3); }
+
+static void word_bytes(uint8_t *dst, uintptr_t a, uint32_t n) {
+  for (uintptr_t w = a & ~(uintptr_t)7; w < a + n; w += 8) {
+    uint64_t v = __atomic_load_n((const uint64_t *)w, RT_SEQ);
+    for (uint32_t k = 0; k < 8; k++)
+      if (w + k >= a && w + k < a + n) dst[w + k - a] = (uint8_t)(v >> (8 * k));
+  }
 }
 
+static void word_store(uintptr_t a, const uint8_t *src, uint32_t n) {
+  for (uintptr_t w = a & ~(uintptr_t)7; w < a + n; w += 8) {
+    uint64_t old = __atomic_load_n((const uint64_t *)w, RT_SEQ), new;
+    do {
+      new = old;
+      for (uint32_t k = 0; k < 8; k++)
+        if (w + k >= a && w + k < a + n) new = (new & ~((uint64_t)0xff << (8 * k))) | (uint64_t)src[w + k - a] << (8 * k);
+    } while (!__atomic_compare_exchange_n((uint64_t *)w, &old, new, 0, RT_SEQ, RT_SEQ));
+  }
+}
+
+void rt_mem_read(void *dst, const void *addr, uint32_t n) {
+#define READ(W, T)                                                 \
+  if (n == W && !((uintptr_t)addr % W)) {                          \
+    T v = __atomic_load_n((const T *)addr, RT_SEQ);                \
+    memcpy(dst, &v, W);                                            \
+    return;                                                        \
+  }
+  WIDTH_CASES(READ)
+#undef READ
+  int locked = spans((uintptr_t)addr, n);
+  if (locked) pthread_mutex_lock(&span_lock);
+  word_bytes(dst, (uintptr_t)addr, n);
+  if (locked) pthread_mutex_unlock(&span_lock);
+}
+
+void rt_mem_write(void *addr, const void *src, uint32_t n) {
+#define WRITE(W, T)                                                \
+  if (n == W && !((uintptr_t)addr % W)) {                          \
+    T v;                                                           \
+    memcpy(&v, src, W);                                            \
+    __atomic_store_n((T *)addr, v, RT_SEQ);                        \
+    return;                                                        \
+  }
+  WIDTH_CASES(WRITE)
+#undef WRITE
+  int locked = spans((uintptr_t)addr, n);
+  if (locked) pthread_mutex_lock(&span_lock);
+  word_store((uintptr_t)addr, src, n);
+  if (locked) pthread_mutex_unlock(&span_lock);
+}
+
+int rt_mem_cas(void *addr, void *expected, const void *desired, uint32_t n) {
+#define CAS(W, T)                                                                     \
+  if (n == W && !((uintptr_t)addr % W)) {                                             \
+    T e, d;                                                                           \
+    memcpy(&e, expected, W);                                                          \
+    memcpy(&d, desired, W);                                                           \
+    int ok = __atomic_compare_exchange_n((T *)addr, &e, d, 0, RT_SEQ, RT_SEQ);        \
+    memcpy(expected, &e, W);                                                          \
+    return ok;                                                                        \
+  }
+  WIDTH_CASES(CAS)
+#undef CAS
+  rt_end(TSOIFY_ST_INTERNAL, 0, "tsoify export: an atomic read-modify-write of %u bytes at %p (only aligned 1, 2, 4 and 8 bytes)", n, addr);
+}
+#else
+void rt_mem_read(void *dst, const void *addr, uint32_t n) {
+  for (uint32_t i = 0; i < n; i++) ((uint8_t *)dst)[i] = ((const volatile uint8_t *)addr)[i];
+}
+
+void rt_mem_write(void *addr, const void *src, uint32_t n) {
+  volatile uint8_t *m = addr;
+  for (uint32_t i = 0; i < n; i++) m[i] = ((const uint8_t *)src)[i];
+}
+
+int rt_mem_cas(void *addr, void *expected, const void *desired, uint32_t n) {
+  uint8_t old[RT_ENTRY_BYTES];
+  rt_mem_read(old, addr, n);
+  int ok = memcmp(old, expected, n) == 0;
+  if (ok) rt_mem_write(addr, desired, n);
+  else memcpy(expected, old, n);
+  return ok;
+}
+#endif
+
 static void remove_entry(struct buffer *b, uint32_t idx) {
+#ifdef TSOIFY_EXPORT
+  /* field by field: a checker may not allow one memory location to be
+   * accessed with different widths (GenMC), which a byte copy would do */
+  for (uint32_t k = idx; k + 1 < b->n; k++) {
+    struct entry *d = &b->e[k];
+    const struct entry *s = &b->e[k + 1];
+    d->addr = s->addr, d->size = s->size, d->loc = s->loc, d->epoch = s->epoch, d->proc = s->proc;
+    for (uint32_t i = 0; i < RT_ENTRY_BYTES; i++) d->bytes[i] = s->bytes[i];
+  }
+#else
   memmove(&b->e[idx], &b->e[idx + 1], (b->n - idx - 1) * sizeof *b->e);
+#endif
   b->n--;
 }
 

@@ -80,7 +80,17 @@ void rt_piece_store(void *addr, const void *src, uint64_t size, uint32_t order, 
 #endif
 
 /* ---- threads.c ---- */
+#if defined(TSOIFY_EXPORT_MUTEX) && defined(TSOIFY_EXPORT_FLUSHERS)
+/* export with fine locking (export.c): threads run runtime code at the
+ * same time, so the caller's index is found per call, and the runtime's
+ * own accesses to program memory are atomic instructions (memmodel.c) */
+#define RT_FINE 1
+int rt_x_self(void);
+#define rt_cur (rt_x_self())
+#else
+#define RT_FINE 0
 extern int rt_cur;          /* running thread id */
+#endif
 extern int rt_in_runtime;   /* >0 while runtime code runs for the program */
 void rt_threads_init(void); /* before the fork loop: stacks etc. */
 /* Run one execution to its end (rt_end jumps back here). */
@@ -115,6 +125,15 @@ void rt_await_block(void);
 
 /* ---- memmodel.c ---- */
 void rt_mm_init(void); /* before the first execution: buffer storage */
+/* The runtime's own accesses to program memory, each one indivisible:
+ * natively and in the one-step-per-operation exports by construction (one
+ * thread runs runtime code at a time); with RT_FINE as atomic instructions
+ * of the access's width, so that checkers see an access per address (and
+ * no data race). rt_mem_cas: if memory holds `expected`, write `desired`
+ * and return 1; else copy memory into `expected` and return 0. */
+void rt_mem_read(void *dst, const void *addr, uint32_t n);
+void rt_mem_write(void *addr, const void *src, uint32_t n);
+int rt_mem_cas(void *addr, void *expected, const void *desired, uint32_t n);
 void rt_mm_load(int t, const void *addr, uint32_t size, void *out, uint32_t loc);
 /* what a load by t would read now (own newest entry, else memory); no event */
 void rt_mm_peek(int t, const void *addr, uint32_t size, void *out);

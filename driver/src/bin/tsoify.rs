@@ -16,7 +16,7 @@ use tsoify::exit;
 every load, store, fence, atomic and memcpy/memset that may touch shared memory into a call to the tsoify \
 runtime, redirects pthread and __VERIFIER_* calls, and links the runtime in. The result is a native \
 executable: give it to `verify` to check every execution.",
-    after_help = "EXAMPLES:\n  tsoify dekker.c                 # writes dekker.tso\n  tsoify --export --buffer-size 2 dekker.c   # writes dekker.sc.bc, TSO encoded for any SC checker\n  verify --model sc dekker.sc.bc  # ... such as our own SC mode\n  verify dekker.tso               # explore every x86-TSO execution\n  verify --model sc dekker.tso    # the same program under sequential consistency\n  tsoify --emit-llvm dekker.c     # writes dekker.tso.ll, the instrumented IR, to read\n\nEXIT CODES: 0 built, 3 the input could not be built or the options do not fit (the message says why)."
+    after_help = "EXAMPLES:\n  tsoify dekker.c                 # writes dekker.tso\n  tsoify --export --buffer-size 2 dekker.c   # writes dekker.sc.bc, TSO encoded for any SC checker\n  verify --model sc dekker.sc.bc  # ... such as our own SC mode\n  tsoify --export --export-atomic mutex --export-flush threads --buffer-size 1 --emit-llvm prog.c\n                                  # writes prog.sc.ll for Nidhugg: nidhugg --sc --optimal prog.sc.ll\n  verify dekker.tso               # explore every x86-TSO execution\n  verify --model sc dekker.tso    # the same program under sequential consistency\n  tsoify --emit-llvm dekker.c     # writes dekker.tso.ll, the instrumented IR, to read\n\nEXIT CODES: 0 built, 3 the input could not be built or the options do not fit (the message says why)."
 )]
 struct Cli {
     /// The program: C source (.c, preprocessed .i) or LLVM IR (.ll, .bc).
@@ -41,10 +41,19 @@ struct Cli {
     #[arg(long)]
     export: bool,
     /// With --export: how each runtime operation is made atomic for the
-    /// checker: `atomic` (__VERIFIER_atomic_begin/end) or `mutex` (one
-    /// pthread mutex, for checkers without atomic blocks).
+    /// checker: `atomic` (__VERIFIER_atomic_begin/end) or `mutex` (pthread
+    /// mutexes, for checkers without atomic blocks; with `--export-flush
+    /// threads` one per store buffer, so that steps of different threads on
+    /// different variables commute).
     #[arg(long, value_enum, default_value = "atomic", requires = "export")]
     export_atomic: build::ExportAtomic,
+    /// With --export: how buffered stores reach memory: `choice` (at each
+    /// operation that can observe them, flushes picked with
+    /// __VERIFIER_nondet_uint, for checkers that enumerate nondet values,
+    /// such as `verify --model sc`) or `threads` (flusher pthreads, so every
+    /// relaxed behaviour is an interleaving: for Nidhugg and GenMC).
+    #[arg(long, value_enum, default_value = "choice", requires = "export")]
+    export_flush: build::ExportFlush,
     #[command(flatten)]
     build: BuildArgs,
 }
@@ -65,7 +74,7 @@ fn main() {
     let result = (|| -> anyhow::Result<PathBuf> {
         let wd = build::Workdir::new()?;
         if cli.export {
-            let m = build::export(&wd, &cli.program, &opts, cli.export_atomic)?;
+            let m = build::export(&wd, &cli.program, &opts, cli.export_atomic, cli.export_flush)?;
             let ext = if cli.emit_llvm { "sc.ll" } else { "sc.bc" };
             let out = cli.output.clone().unwrap_or_else(|| cli.program.with_extension(ext));
             if cli.emit_llvm { m.write_ll(&out)? } else { m.write_bc(&out)? }
