@@ -202,6 +202,25 @@ fn flusher_export_needs_only_threads_and_locks() {
     }
 }
 
+/// PSO flusher exports give each thread K flushers: a large K is allowed,
+/// but tsoify says what it costs (and nothing at K <= 2).
+#[test]
+fn flusher_export_under_pso_notes_a_large_bound() {
+    let dir = tempfile::tempdir().unwrap();
+    for (k, noted) in [("32", true), ("2", false)] {
+        let o = tsoify()
+            .args(["--export", "--export-flush", "threads", "--model", "pso", "--buffer-size", k])
+            .arg(litmus("SB"))
+            .arg("-o")
+            .arg(dir.path().join("sb.sc.bc"))
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert!(o.status.success(), "K={k}: {err}");
+        assert_eq!(err.contains("flusher threads") && err.contains("--buffer-size 1 or 2"), noted, "K={k}: {err}");
+    }
+}
+
 #[test]
 fn export_refuses_unbounded_and_oversized_buffers() {
     for (k, needle) in [("0", "unbounded"), ("33", "up to 32")] {

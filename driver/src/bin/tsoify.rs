@@ -74,6 +74,12 @@ fn main() {
     let result = (|| -> anyhow::Result<PathBuf> {
         let wd = build::Workdir::new()?;
         if cli.export {
+            if cli.export_flush == build::ExportFlush::Threads && cli.model == 2 && cli.buffer_size > 2 {
+                eprintln!(
+                    "tsoify: note: under PSO each thread gets --buffer-size ({}) flusher threads; a checker explores far fewer interleavings with --buffer-size 1 or 2",
+                    cli.buffer_size
+                );
+            }
             let m = build::export(&wd, &cli.program, &opts, cli.export_atomic, cli.export_flush)?;
             let ext = if cli.emit_llvm { "sc.ll" } else { "sc.bc" };
             let out = cli.output.clone().unwrap_or_else(|| cli.program.with_extension(ext));
