@@ -31,15 +31,19 @@ fn export(source: &Path, dir: &Path, model: &str, bound: u32, extra: &[&str]) ->
 /// Outcome sets (and verdicts) of the export under SC and of the original
 /// under `model`, for every bound.
 fn differential(source: &Path, with_outcomes: bool) {
+    differential_at(source, &["tso", "pso"], &BOUNDS, &[], with_outcomes);
+}
+
+/// The same for the given models and bounds, exported with `extra` flags.
+fn differential_at(source: &Path, models: &[&str], bounds: &[u32], extra: &[&str], with_outcomes: bool) {
     let dir = tempfile::tempdir().unwrap();
-    let src = source.to_str().unwrap();
-    for model in ["tso", "pso"] {
-        for k in BOUNDS {
+    for &model in models {
+        for &k in bounds {
             let ks = k.to_string();
-            let (code, native) = verify_json(Path::new(src), &["--outcomes", "--model", model, "--buffer-size", &ks]);
-            let exported = export(source, dir.path(), model, k, &[]);
+            let (code, native) = verify_json(source, &["--outcomes", "--model", model, "--buffer-size", &ks]);
+            let exported = export(source, dir.path(), model, k, extra);
             let (sc_code, sc) = verify_json(&exported, &["--outcomes", "--model", "sc"]);
-            let what = format!("{} under {model} with K={k}", source.display());
+            let what = format!("{} under {model} with K={k}, exported with {extra:?}", source.display());
             assert_eq!(sc["verdict"], native["verdict"], "{what}: verdicts differ (native exit {code}, export exit {sc_code})");
             assert!(!with_outcomes || !outcomes(&native).is_empty(), "{what}: no outcomes to compare");
             assert_eq!(outcomes(&sc), outcomes(&native), "{what}: the export reaches other outcomes under SC");
@@ -125,25 +129,9 @@ fn mutex_variant_reaches_the_same_outcomes() {
 /// the checker's interleavings few; K = 2 (TSO) where a thread buffers
 /// two stores.
 fn flusher_case(name: &str, atomic: &str, k: u32) {
-    let dir = tempfile::tempdir().unwrap();
     // PSO gives each thread K flushers: at K = 2 that is many minutes here
     let models: &[&str] = if k == 1 { &["tso", "pso"] } else { &["tso"] };
-    for &model in models {
-        let ks = k.to_string();
-        let exported = dir.path().join(format!("{name}.{model}.sc.bc"));
-        let o = tsoify()
-            .args(["--export", "--export-flush", "threads", "--export-atomic", atomic, "--model", model, "--buffer-size", &ks])
-            .arg(litmus(name))
-            .arg("-o")
-            .arg(&exported)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-        let (_, native) = verify_json(&litmus(name), &["--outcomes", "--model", model, "--buffer-size", &ks]);
-        let (_, sc) = verify_json(&exported, &["--outcomes", "--model", "sc"]);
-        assert!(!outcomes(&native).is_empty(), "{name}: no outcomes to compare");
-        assert_eq!(outcomes(&sc), outcomes(&native), "{name} under {model}, K={k}, flusher threads with {atomic} steps");
-    }
+    differential_at(&litmus(name), models, &[k], &["--export-flush", "threads", "--export-atomic", atomic], true);
 }
 
 mod flushers {
@@ -183,15 +171,7 @@ mod flushers {
 fn flusher_export_needs_only_threads_and_locks() {
     let dir = tempfile::tempdir().unwrap();
     for model in ["tso", "pso"] {
-        let exported = dir.path().join(format!("SB.{model}.sc.bc"));
-        let o = tsoify()
-            .args(["--export", "--export-flush", "threads", "--export-atomic", "mutex", "--model", model, "--buffer-size", "2"])
-            .arg(litmus("SB"))
-            .arg("-o")
-            .arg(&exported)
-            .output()
-            .unwrap();
-        assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+        let exported = export(&litmus("SB"), dir.path(), model, 2, &["--export-flush", "threads", "--export-atomic", "mutex"]);
         let text = ll_text(&exported, dir.path());
         for absent in ["__VERIFIER_nondet", "__VERIFIER_atomic_begin", "@llvm.memcpy", "@llvm.memmove", "@llvm.memset", "@memcmp", "@memcpy"] {
             assert!(!text.contains(absent), "{model}: the flusher export mentions {absent}");

@@ -364,7 +364,7 @@ static int flushers_per_thread(void) { return RT_MODEL == TSOIFY_MODEL_PSO ? (in
 static void publish(int t) {
   if (!FLUSHERS) return;
   uint32_t idx[RT_EXPORT_MAX_BOUND];
-  uint32_t n = rt_mm_pending(t) ? (uint32_t)rt_mm_flush_options(t, idx, RT_EXPORT_MAX_BOUND) : 0;
+  uint32_t n = (uint32_t)rt_mm_flush_options(t, idx, RT_EXPORT_MAX_BOUND); /* 0 when empty */
   if (ATOMIC_GET(flushable[t]) != n) ATOMIC_SET(flushable[t], n);
 }
 

@@ -74,7 +74,7 @@ fn main() {
     let result = (|| -> anyhow::Result<PathBuf> {
         let wd = build::Workdir::new()?;
         if cli.export {
-            if cli.export_flush == build::ExportFlush::Threads && cli.model == 2 && cli.buffer_size > 2 {
+            if cli.export_flush == build::ExportFlush::Threads && build::model_name(cli.model) == "pso" && cli.buffer_size > 2 {
                 eprintln!(
                     "tsoify: note: under PSO each thread gets --buffer-size ({}) flusher threads; a checker explores far fewer interleavings with --buffer-size 1 or 2",
                     cli.buffer_size
