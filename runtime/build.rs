@@ -39,11 +39,13 @@ fn export_bitcode(out: &Path) {
     println!("cargo:rerun-if-env-changed=LLVM_SYS_191_PREFIX");
     let prefix = std::env::var("LLVM_SYS_191_PREFIX").unwrap_or_else(|_| "/usr/lib/llvm-19".into());
     let tool = |name: &str| -> PathBuf { Path::new(&prefix).join("bin").join(name) };
-    let variants: [(&str, &[&str]); 4] = [
+    let variants: [(&str, &[&str]); 5] = [
         ("atomic", &[]),
         ("mutex", &["-DTSOIFY_EXPORT_MUTEX"]),
         ("atomic_flushers", &["-DTSOIFY_EXPORT_FLUSHERS"]),
         ("mutex_flushers", &["-DTSOIFY_EXPORT_MUTEX", "-DTSOIFY_EXPORT_FLUSHERS"]),
+        // --export-for genmc: split accesses stop GenMC (rt.h RT_SPLIT_ACCESS)
+        ("genmc", &["-DTSOIFY_EXPORT_MUTEX", "-DTSOIFY_EXPORT_FLUSHERS", "-DTSOIFY_EXPORT_ONE_WIDTH"]),
     ];
     for (variant, defines) in variants {
         let mut parts = vec![];
@@ -73,4 +75,18 @@ fn export_bitcode(out: &Path) {
         let status = Command::new(tool("opt")).arg("-passes=sroa,simplifycfg").arg(&linked).arg("-o").arg(&done).status().expect("opt-19 runs");
         assert!(status.success(), "opt on the export runtime failed");
     }
+    // glue for one checker, linked into the export as it is (--export-for)
+    println!("cargo:rerun-if-changed=src/export_genmc.c");
+    let raw = out.join("export_genmc.bc");
+    let status = Command::new(tool("clang"))
+        // as above: -O1 would turn calloc's loop into llvm.memset
+        .args(["-O0", "-Xclang", "-disable-O0-optnone", "-std=gnu11", "-fno-stack-protector", "-Wall", "-Werror"])
+        .args(["-emit-llvm", "-c", "src/export_genmc.c", "-o"])
+        .arg(&raw)
+        .status()
+        .expect("clang-19 runs (set LLVM_SYS_191_PREFIX)");
+    assert!(status.success(), "compiling src/export_genmc.c failed");
+    let glue = out.join("tsoify_export_genmc_glue.bc");
+    let status = Command::new(tool("opt")).arg("-passes=sroa,simplifycfg").arg(&raw).arg("-o").arg(&glue).status().expect("opt-19 runs");
+    assert!(status.success(), "opt on the GenMC glue failed");
 }

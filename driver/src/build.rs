@@ -176,13 +176,49 @@ pub enum ExportFlush {
     Threads,
 }
 
+/// The checker an export is made for (`tsoify --export-for`): picks the
+/// --export-atomic and --export-flush it needs and links its glue.
+#[derive(Clone, Copy, Debug, PartialEq, clap::ValueEnum)]
+pub enum ExportFor {
+    /// Nidhugg (`nidhugg --sc --optimal`): mutexes and flusher threads
+    Nidhugg,
+    /// GenMC (`genmc --sc --disable-race-detection`): mutexes, flusher
+    /// threads, and glue that maps the pthread, assert and heap functions
+    /// to GenMC's own primitives
+    Genmc,
+}
+
+impl ExportFor {
+    pub fn atomic(self) -> ExportAtomic {
+        ExportAtomic::Mutex
+    }
+    pub fn flush(self) -> ExportFlush {
+        ExportFlush::Threads
+    }
+    fn glue(self) -> Option<&'static [u8]> {
+        match self {
+            ExportFor::Nidhugg => None,
+            ExportFor::Genmc => Some(tsoify_runtime::EXPORT_GENMC_GLUE_BC),
+        }
+    }
+}
+
+/// How to export: the atomicity and flushing of the runtime's steps, and
+/// the checker whose glue to link, if any.
+#[derive(Clone, Copy, Debug)]
+pub struct ExportOptions {
+    pub atomic: ExportAtomic,
+    pub flush: ExportFlush,
+    pub checker: Option<ExportFor>,
+}
+
 /// The largest --buffer-size an export accepts (RT_EXPORT_MAX_BOUND in
 /// runtime/src/rt.h: the exported buffers are fixed-size arrays).
 pub const EXPORT_MAX_BOUND: u32 = 32;
 
 /// `tsoify --export`: `input` with the runtime's store buffers linked in,
 /// as one module for an SC model checker (runtime/ABI.md "Export mode").
-pub fn export(wd: &Workdir, input: &Path, opts: &BuildOptions, atomic: ExportAtomic, flush: ExportFlush) -> Result<tsoify_pass::Instrumented> {
+pub fn export(wd: &Workdir, input: &Path, opts: &BuildOptions, how: ExportOptions) -> Result<tsoify_pass::Instrumented> {
     if opts.bound == 0 {
         bail!(InputError(
             "--export needs bounded store buffers, but --buffer-size is 0 (unbounded); hint: pass --buffer-size K with 1 <= K <= 32 (the exported buffers are fixed-size arrays)".into()
@@ -203,13 +239,15 @@ pub fn export(wd: &Workdir, input: &Path, opts: &BuildOptions, atomic: ExportAto
         "ll" | "bc" => input.to_path_buf(),
         _ => bail!(InputError(format!("{}: expected a .c, .i, .ll or .bc file", input.display()))),
     };
-    let runtime = match (atomic, flush) {
+    let runtime = match (how.atomic, how.flush) {
+        _ if how.checker == Some(ExportFor::Genmc) => tsoify_runtime::EXPORT_GENMC_BC,
         (ExportAtomic::Atomic, ExportFlush::Choice) => tsoify_runtime::EXPORT_ATOMIC_BC,
         (ExportAtomic::Mutex, ExportFlush::Choice) => tsoify_runtime::EXPORT_MUTEX_BC,
         (ExportAtomic::Atomic, ExportFlush::Threads) => tsoify_runtime::EXPORT_ATOMIC_FLUSHERS_BC,
         (ExportAtomic::Mutex, ExportFlush::Threads) => tsoify_runtime::EXPORT_MUTEX_FLUSHERS_BC,
     };
-    tsoify_pass::export_file(&ir, &pass_options(opts), runtime).map_err(|e| input_error(format!("{}: {e}", input.display())))
+    let glue = how.checker.and_then(ExportFor::glue);
+    tsoify_pass::export_file(&ir, &pass_options(opts), runtime, glue).map_err(|e| input_error(format!("{}: {e}", input.display())))
 }
 
 /// Link an instrumented module with the runtime into a native executable.

@@ -20,6 +20,7 @@ use llvm_sys::bit_reader::LLVMParseBitcodeInContext2;
 use llvm_sys::core::*;
 use llvm_sys::linker::LLVMLinkModules2;
 use llvm_sys::prelude::*;
+use llvm_sys::target::{LLVMABIAlignmentOfType, LLVMGetModuleDataLayout};
 use llvm_sys::transforms::pass_builder::*;
 use llvm_sys::LLVMLinkage;
 
@@ -71,19 +72,28 @@ fn named(m: LLVMModuleRef, name: &str) -> Option<Value> {
     }
 }
 
-/// Link the export runtime (`runtime` bitcode) into the instrumented
-/// program `module`, prefix and internalise its symbols, and drop what the
-/// program does not use.
-pub fn link_runtime(module: &Module, runtime: &[u8]) -> Result<(), PassError> {
-    let bad = |reason: String| PassError::Read { path: "<export runtime>".into(), reason };
+fn parse_bitcode(module: &Module, bytes: &[u8], what: &str) -> Result<LLVMModuleRef, PassError> {
     unsafe {
-        let buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(runtime.as_ptr() as *const _, runtime.len(), c"export-runtime".as_ptr());
-        let mut rt: LLVMModuleRef = std::ptr::null_mut();
-        let failed = LLVMParseBitcodeInContext2(module.ctx, buf, &mut rt) != 0;
+        let buf = LLVMCreateMemoryBufferWithMemoryRangeCopy(bytes.as_ptr() as *const _, bytes.len(), c"export-runtime".as_ptr());
+        let mut m: LLVMModuleRef = std::ptr::null_mut();
+        let failed = LLVMParseBitcodeInContext2(module.ctx, buf, &mut m) != 0;
         LLVMDisposeMemoryBuffer(buf);
         if failed {
-            return Err(bad("not valid bitcode; rebuild tsoify".into()));
+            return Err(PassError::Read { path: what.into(), reason: "not valid bitcode; rebuild tsoify".into() });
         }
+        Ok(m)
+    }
+}
+
+/// Link the export runtime (`runtime` bitcode) into the instrumented
+/// program `module`, prefix and internalise its symbols, then the
+/// checker's `glue` (bitcode defining library functions, such as the
+/// pthread names, in the checker's terms) as it is, and drop what the
+/// program does not use.
+pub fn link_runtime(module: &Module, runtime: &[u8], glue: Option<&[u8]>) -> Result<(), PassError> {
+    let bad = |reason: String| PassError::Read { path: "<export runtime>".into(), reason };
+    unsafe {
+        let rt = parse_bitcode(module, runtime, "<export runtime>")?;
         // The program refers to the runtime by the ABI names: rename both
         // sides alike so the link binds them.
         for def in definitions(rt) {
@@ -111,6 +121,24 @@ pub fn link_runtime(module: &Module, runtime: &[u8]) -> Result<(), PassError> {
                 LLVMSetLinkage(def, LLVMLinkage::LLVMInternalLinkage);
             }
         }
+        if let Some(glue) = glue {
+            let g = parse_bitcode(module, glue, "<export glue>")?;
+            let names: Vec<String> = definitions(g).into_iter().map(ir::name).collect();
+            if let Some(clash) = names.iter().find(|n| named(module.m, n).is_some_and(|d| !ir::is_declaration(d))) {
+                return Err(PassError::Invalid(format!(
+                    "the program defines `{clash}` itself, which the export for this checker must define; rename it"
+                )));
+            }
+            if LLVMLinkModules2(module.m, g) != 0 {
+                return Err(bad("linking the checker glue into the program failed".into()));
+            }
+            for n in &names {
+                if let Some(def) = named(module.m, n) {
+                    LLVMSetLinkage(def, LLVMLinkage::LLVMInternalLinkage);
+                }
+            }
+        }
+        align_globals(module.m);
         let opts = LLVMCreatePassBuilderOptions();
         let err = LLVMRunPasses(module.m, c"globaldce".as_ptr(), std::ptr::null_mut(), opts);
         LLVMDisposePassBuilderOptions(opts);
@@ -120,6 +148,22 @@ pub fn link_runtime(module: &Module, runtime: &[u8]) -> Result<(), PassError> {
         }
     }
     module.verify()
+}
+
+/// Give every global variable an explicit alignment (its type's ABI
+/// alignment where it has none, as for the pass's own constants). LLVM
+/// reads no `align` as the ABI alignment, but GenMC 0.11 lays out globals
+/// with the stated one and, given 0, restarts its layout at address 0, so
+/// later globals overlap earlier ones ("access non-allocated memory").
+fn align_globals(m: LLVMModuleRef) {
+    unsafe {
+        let layout = LLVMGetModuleDataLayout(m);
+        for g in ir::globals(m) {
+            if LLVMGetAlignment(g) == 0 {
+                LLVMSetAlignment(g, LLVMABIAlignmentOfType(layout, LLVMGlobalGetValueType(g)));
+            }
+        }
+    }
 }
 
 /// Give an export's choice point to the native runtime (see the module

@@ -79,12 +79,13 @@ fn native(m: module::Module, opts: &Options) -> Result<Instrumented, PassError> 
 }
 
 /// Export mode: instrument the module in `path` for the model and bound in
-/// `opts` and link the export runtime (`runtime`, bitcode) into it; the
-/// result is one self-contained module for any SC checker.
-pub fn export_file(path: &std::path::Path, opts: &Options, runtime: &[u8]) -> Result<Instrumented, PassError> {
+/// `opts` and link the export runtime (`runtime`, bitcode) into it, and a
+/// checker's `glue` if given; the result is one self-contained module for
+/// an SC checker.
+pub fn export_file(path: &std::path::Path, opts: &Options, runtime: &[u8], glue: Option<&[u8]>) -> Result<Instrumented, PassError> {
     let m = module::Module::parse_file(path)?;
     let out = rewrite::run(m, &Options { export: true, ..opts.clone() })?;
-    export::link_runtime(&out.module, runtime)?;
+    export::link_runtime(&out.module, runtime, glue)?;
     Ok(out)
 }
 

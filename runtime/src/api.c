@@ -77,11 +77,11 @@ static void locked_prologue(void *addr, uint64_t size, uint32_t loc) {
   rt_mm_drain(rt_cur, loc);
 }
 
+/* Operands and results are rt_val (rt.h), converted to the operation's
+ * type in registers: no byte copies through memory. */
 #define RMW_INT_CASE(T)                                                                                     \
   {                                                                                                         \
-    T o, v, r;                                                                                              \
-    memcpy(&o, old, sizeof o);                                                                              \
-    memcpy(&v, val, sizeof v);                                                                              \
+    T o = (T)old.w[0], v = (T)val.w[0], r;                                                                  \
     switch (op) {                                                                                           \
     case RMW_XCHG: r = v; break;                                                                            \
     case RMW_ADD: r = (T)(o + v); break;                                                                    \
@@ -98,54 +98,84 @@ static void locked_prologue(void *addr, uint64_t size, uint32_t loc) {
     case RMW_UDEC_WRAP: r = (o == 0 || o > v) ? v : (T)(o - 1); break;                                      \
     default: rt_end(TSOIFY_ST_INTERNAL, loc, "atomicrmw operation %u on a %u-byte integer", op, size); \
     }                                                                                                       \
-    memcpy(out, &r, sizeof r);                                                                              \
+    res.w[0] = (uint64_t)r;                                                                                 \
   }
 
-#define RMW_FLOAT_CASE(F)                                                                       \
+/* U: the unsigned integer of the float's width, to reinterpret its bits */
+#define RMW_FLOAT_CASE(F, U)                                                                    \
   {                                                                                             \
-    F o, v, r;                                                                                  \
-    memcpy(&o, old, sizeof o);                                                                  \
-    memcpy(&v, val, sizeof v);                                                                  \
+    union {                                                                                     \
+      U u;                                                                                      \
+      F f;                                                                                      \
+    } o, v, r;                                                                                  \
+    o.u = (U)old.w[0], v.u = (U)val.w[0];                                                       \
     switch (op) {                                                                               \
-    case RMW_XCHG: r = v; break;                                                                \
-    case RMW_FADD: r = o + v; break;                                                            \
-    case RMW_FSUB: r = o - v; break;                                                            \
-    case RMW_FMAX: r = o > v ? o : v; break;                                                    \
-    case RMW_FMIN: r = o < v ? o : v; break;                                                    \
+    case RMW_XCHG: r.f = v.f; break;                                                            \
+    case RMW_FADD: r.f = o.f + v.f; break;                                                      \
+    case RMW_FSUB: r.f = o.f - v.f; break;                                                      \
+    case RMW_FMAX: r.f = o.f > v.f ? o.f : v.f; break;                                          \
+    case RMW_FMIN: r.f = o.f < v.f ? o.f : v.f; break;                                          \
     default: rt_end(TSOIFY_ST_INTERNAL, loc, "atomicrmw operation %u on a float", op); \
     }                                                                                           \
-    memcpy(out, &r, sizeof r);                                                                  \
+    res.w[0] = r.u;                                                                             \
   }
 
-static void rmw_compute(uint32_t op, uint32_t size, const void *old, const void *val, void *out, uint32_t loc) {
+static rt_val rmw_compute(uint32_t op, uint32_t size, rt_val old, rt_val val, uint32_t loc) {
   int is_float = op >= RMW_FADD && op <= RMW_FMIN;
-  if (is_float && size == 4) RMW_FLOAT_CASE(float)
-  else if (is_float && size == 8) RMW_FLOAT_CASE(double)
+  rt_val res;
+  res.w[0] = res.w[1] = 0;
+  if (is_float && size == 4) RMW_FLOAT_CASE(float, uint32_t)
+  else if (is_float && size == 8) RMW_FLOAT_CASE(double, uint64_t)
   else if (size == 1) { typedef int8_t S; RMW_INT_CASE(uint8_t) }
   else if (size == 2) { typedef int16_t S; RMW_INT_CASE(uint16_t) }
   else if (size == 4) { typedef int32_t S; RMW_INT_CASE(uint32_t) }
   else if (size == 8) { typedef int64_t S; RMW_INT_CASE(uint64_t) }
-  else if (size == 16) { typedef __int128 S; RMW_INT_CASE(unsigned __int128) }
-  else rt_end(TSOIFY_ST_INTERNAL, loc, "atomicrmw on %u bytes", size);
+  else if (size == 16) {
+    typedef __int128 S;
+    unsigned __int128 o = (unsigned __int128)old.w[1] << 64 | old.w[0], v = (unsigned __int128)val.w[1] << 64 | val.w[0];
+#define RMW_WIDE(T)                                                                                          \
+    {                                                                                                        \
+      T r;                                                                                                   \
+      switch (op) {                                                                                          \
+      case RMW_XCHG: r = v; break;                                                                           \
+      case RMW_ADD: r = o + v; break;                                                                        \
+      case RMW_SUB: r = o - v; break;                                                                        \
+      case RMW_AND: r = o & v; break;                                                                        \
+      case RMW_NAND: r = ~(o & v); break;                                                                    \
+      case RMW_OR: r = o | v; break;                                                                         \
+      case RMW_XOR: r = o ^ v; break;                                                                        \
+      case RMW_MAX: r = (S)o > (S)v ? o : v; break;                                                          \
+      case RMW_MIN: r = (S)o < (S)v ? o : v; break;                                                          \
+      case RMW_UMAX: r = o > v ? o : v; break;                                                               \
+      case RMW_UMIN: r = o < v ? o : v; break;                                                               \
+      case RMW_UINC_WRAP: r = o >= v ? 0 : o + 1; break;                                                     \
+      case RMW_UDEC_WRAP: r = (o == 0 || o > v) ? v : o - 1; break;                                          \
+      default: rt_end(TSOIFY_ST_INTERNAL, loc, "atomicrmw operation %u on a %u-byte integer", op, size); \
+      }                                                                                                      \
+      res.w[0] = (uint64_t)r, res.w[1] = (uint64_t)(r >> 64);                                                \
+    }
+    RMW_WIDE(unsigned __int128)
+#undef RMW_WIDE
+  } else rt_end(TSOIFY_ST_INTERNAL, loc, "atomicrmw on %u bytes", size);
+  return res;
 }
 
 /* `val` holds the operand; on return it holds the old value. */
 void __tsoify_rmw(void *addr, void *val, uint64_t size, uint32_t op, uint32_t order, uint32_t loc) {
   (void)order; /* every RMW is locked on x86 */
-  uint8_t old[16], res[16];
   if (size > 16) rt_end(TSOIFY_ST_INTERNAL, loc, "atomicrmw on %u bytes", (unsigned)size);
+  uint32_t n = (uint32_t)size;
   locked_prologue(addr, size, loc);
   /* read, compute, and write if memory still holds what was read (it
    * always does unless runtime steps of other threads run meanwhile, as
    * in an export with fine locking) */
-  rt_mem_read(old, addr, (uint32_t)size);
-  for (;;) {
-    rmw_compute(op, (uint32_t)size, old, val, res, loc);
-    if (rt_mem_cas(addr, old, res, (uint32_t)size)) break;
-  }
-  rt_await_read(rt_cur, addr, (uint32_t)size, old);
-  memcpy(val, old, size);
-  rt_event(TSOIFY_EV_RMW, addr, (uint32_t)size, rt_value_of(old, (uint32_t)size), loc, op, (uint32_t)rt_value_of(res, (uint32_t)size));
+  rt_val operand = rt_val_get(val, n);
+  rt_val old = rt_mem_read(addr, n), res;
+  do res = rmw_compute(op, n, old, operand, loc);
+  while (!rt_mem_cas(addr, &old, res, n));
+  rt_val_put(val, n, old);
+  rt_await_read(rt_cur, addr, n, val);
+  rt_event(TSOIFY_EV_RMW, addr, n, old.w[0], loc, op, (uint32_t)res.w[0]);
 }
 
 /* `expected` holds the compared value; on return it holds the old value.
@@ -154,14 +184,14 @@ void __tsoify_rmw(void *addr, void *val, uint64_t size, uint32_t op, uint32_t or
 uint32_t __tsoify_cmpxchg(void *addr, void *expected, const void *desired, uint64_t size, uint32_t succ,
                           uint32_t fail, uint32_t loc) {
   (void)succ, (void)fail;
-  uint8_t old[16];
   if (size > 16) rt_end(TSOIFY_ST_INTERNAL, loc, "cmpxchg on %u bytes", (unsigned)size);
+  uint32_t n = (uint32_t)size;
   locked_prologue(addr, size, loc);
-  memcpy(old, expected, size);
-  uint32_t ok = (uint32_t)rt_mem_cas(addr, old, desired, (uint32_t)size); /* old: what memory held */
-  rt_await_read(rt_cur, addr, (uint32_t)size, old);
-  memcpy(expected, old, size);
-  rt_event(TSOIFY_EV_CMPXCHG, addr, (uint32_t)size, rt_value_of(old, (uint32_t)size), loc, ok, 0);
+  rt_val old = rt_val_get(expected, n); /* after the CAS: what memory held */
+  uint32_t ok = (uint32_t)rt_mem_cas(addr, &old, rt_val_get(desired, n), n);
+  rt_val_put(expected, n, old);
+  rt_await_read(rt_cur, addr, n, expected);
+  rt_event(TSOIFY_EV_CMPXCHG, addr, n, old.w[0], loc, ok, 0);
   return ok;
 }
 
@@ -181,9 +211,14 @@ void __tsoify_memcpy(void *dst, const void *src, uint64_t n, uint32_t loc) {
 }
 
 void __tsoify_memset(void *dst, uint32_t val, uint64_t n, uint32_t loc) {
-  uint8_t pattern[8];
-  memset(pattern, (int)val, sizeof pattern);
-  for (uint64_t off = 0; off < n; off += 8) rt_piece_store((char *)dst + off, pattern, n - off < 8 ? n - off : 8, 0, loc);
+  rt_val pattern;
+  pattern.w[0] = pattern.w[1] = 0x0101010101010101ull * (uint8_t)val;
+  for (uint64_t off = 0; off < n; off += 8) {
+    uint32_t k = n - off < 8 ? (uint32_t)(n - off) : 8;
+    uint64_t piece; /* written at the width the store reads */
+    rt_val_put(&piece, k, pattern);
+    rt_piece_store((char *)dst + off, &piece, k, 0, loc);
+  }
 }
 
 /* End of a stack frame whose local `addr` escaped: drop the thread's pending

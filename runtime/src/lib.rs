@@ -14,5 +14,11 @@ pub static EXPORT_MUTEX_BC: &[u8] = include_bytes!(concat!(env!("TSOIFY_RT_LIB_D
 pub static EXPORT_ATOMIC_FLUSHERS_BC: &[u8] = include_bytes!(concat!(env!("TSOIFY_RT_LIB_DIR"), "/tsoify_export_atomic_flushers.bc"));
 /// The mutex runtime with flusher threads.
 pub static EXPORT_MUTEX_FLUSHERS_BC: &[u8] = include_bytes!(concat!(env!("TSOIFY_RT_LIB_DIR"), "/tsoify_export_mutex_flushers.bc"));
+/// The mutex runtime with flusher threads for GenMC (`--export-for
+/// genmc`): an access it would split stops GenMC with a named error.
+pub static EXPORT_GENMC_BC: &[u8] = include_bytes!(concat!(env!("TSOIFY_RT_LIB_DIR"), "/tsoify_export_genmc.bc"));
+/// Glue that gives the glibc thread, mutex, assert and heap functions
+/// GenMC's meaning (`--export-for genmc`, src/export_genmc.c).
+pub static EXPORT_GENMC_GLUE_BC: &[u8] = include_bytes!(concat!(env!("TSOIFY_RT_LIB_DIR"), "/tsoify_export_genmc_glue.bc"));
 /// The header describing the channel between `verify` and the runtime.
 pub const CHANNEL_HEADER: &str = include_str!("../include/tsoify_channel.h");

@@ -32,7 +32,7 @@ struct entry {
   uint32_t loc;
   uint32_t epoch; /* PSO: barrier generation the store was made in */
   uint16_t proc;  /* flush process that writes it */
-  uint8_t bytes[RT_ENTRY_BYTES];
+  rt_val val;     /* the bytes it writes */
 };
 
 #ifdef TSOIFY_EXPORT
@@ -100,19 +100,58 @@ void rt_mm_init(void) {
 
 int rt_mm_pending(int t) { return (int)buffers[t].n; }
 
+/* Unaligned accesses of one width (the program's accesses may be
+ * unaligned; clang makes these single loads and stores, align 1). */
+typedef uint16_t u16_any __attribute__((aligned(1), may_alias));
+typedef uint32_t u32_any __attribute__((aligned(1), may_alias));
+typedef uint64_t u64_any __attribute__((aligned(1), may_alias));
+
+rt_val rt_val_get(const void *p, uint32_t n) {
+  rt_val v;
+  v.w[0] = v.w[1] = 0;
+  switch (n) {
+  case 1: v.w[0] = *(const uint8_t *)p; break;
+  case 2: v.w[0] = *(const u16_any *)p; break;
+  case 4: v.w[0] = *(const u32_any *)p; break;
+  case 8: v.w[0] = *(const u64_any *)p; break;
+  case 16: v.w[0] = ((const u64_any *)p)[0], v.w[1] = ((const u64_any *)p)[1]; break;
+  default:
+    RT_SPLIT_ACCESS();
+    for (uint32_t i = 0; i < n; i++) rt_val_set_byte(&v, i, ((const uint8_t *)p)[i]);
+  }
+  return v;
+}
+
+void rt_val_put(void *p, uint32_t n, rt_val v) {
+  switch (n) {
+  case 1: *(uint8_t *)p = (uint8_t)v.w[0]; break;
+  case 2: *(u16_any *)p = (uint16_t)v.w[0]; break;
+  case 4: *(u32_any *)p = (uint32_t)v.w[0]; break;
+  case 8: *(u64_any *)p = v.w[0]; break;
+  case 16: ((u64_any *)p)[0] = v.w[0], ((u64_any *)p)[1] = v.w[1]; break;
+  default:
+    RT_SPLIT_ACCESS();
+    for (uint32_t i = 0; i < n; i++) ((uint8_t *)p)[i] = rt_val_byte(v, i);
+  }
+}
+
 /* (no &&: the order of two different objects may differ between a checker's
  * replays of one execution, which Nidhugg reports when a branch depends on it) */
 static int overlaps(const struct entry *e, uintptr_t a, uint64_t n) { return (e->addr < a + n) & (a < e->addr + e->size); }
 
-/* Each byte from the newest own entry covering it, else memory; returns
- * TSOIFY_SRC_* bits saying where the bytes came from. With RT_FINE the
- * bytes that come from memory are read in one access. */
-static uint32_t view(int t, const void *addr, uint32_t size, void *out) {
+/* Each byte from the newest own entry covering it, else memory; *src gets
+ * TSOIFY_SRC_* bits saying where the bytes came from. The bytes that come
+ * from memory are read in one access of the load's width. */
+static rt_val view(int t, const void *addr, uint32_t size, uint32_t *src) {
   struct buffer *b = &buffers[t];
   uintptr_t a = (uintptr_t)addr;
-  uint8_t *o = out;
-  uint32_t src = 0;
-  uint32_t from_memory = 0; /* RT_FINE: bit i = byte i comes from memory */
+  if (!b->n) { /* the common case */
+    *src = TSOIFY_SRC_MEMORY;
+    return rt_mem_read(addr, size);
+  }
+  rt_val v;
+  v.w[0] = v.w[1] = 0;
+  uint32_t from_memory = 0; /* bit i: byte i comes from memory */
   for (uint32_t i = 0; i < size; i++) {
     const struct entry *hit = 0;
     for (uint32_t k = b->n; k-- > 0;)
@@ -120,33 +159,32 @@ static uint32_t view(int t, const void *addr, uint32_t size, void *out) {
         hit = &b->e[k];
         break;
       }
-    if (hit) {
-      o[i] = hit->bytes[a + i - hit->addr];
-      src |= TSOIFY_SRC_OWN_BUFFER;
-    } else {
-      if (RT_FINE) from_memory |= 1u << i;
-      else o[i] = ((const volatile uint8_t *)addr)[i];
-      src |= TSOIFY_SRC_MEMORY;
-    }
+    if (hit) rt_val_set_byte(&v, i, rt_val_byte(hit->val, (uint32_t)(a + i - hit->addr)));
+    else from_memory |= 1u << i;
   }
-  if (RT_FINE && from_memory) {
-    uint8_t mem[RT_ENTRY_BYTES];
-    rt_mem_read(mem, addr, size);
+  *src = (from_memory ? TSOIFY_SRC_MEMORY : 0) | (from_memory != (1u << size) - 1 ? TSOIFY_SRC_OWN_BUFFER : 0);
+  if (from_memory) {
+    rt_val m = rt_mem_read(addr, size);
     for (uint32_t i = 0; i < size; i++)
-      if (from_memory >> i & 1) o[i] = mem[i];
+      if (from_memory >> i & 1) rt_val_set_byte(&v, i, rt_val_byte(m, i));
   }
-  return src;
+  return v;
 }
 
-void rt_mm_peek(int t, const void *addr, uint32_t size, void *out) { view(t, addr, size, out); }
+void rt_mm_peek(int t, const void *addr, uint32_t size, void *out) {
+  uint32_t src;
+  rt_val_put(out, size, view(t, addr, size, &src));
+}
 
 void rt_mm_load(int t, const void *addr, uint32_t size, void *out, uint32_t loc) {
-  uint32_t src = view(t, addr, size, out);
-  rt_event(TSOIFY_EV_LOAD, addr, size, rt_value_of(out, size), loc, src, 0);
+  uint32_t src;
+  rt_val v = view(t, addr, size, &src);
+  rt_val_put(out, size, v);
+  rt_event(TSOIFY_EV_LOAD, addr, size, v.w[0], loc, src, 0);
   rt_await_read(t, addr, size, out);
 }
 
-static void write_memory(uintptr_t a, const uint8_t *bytes, uint32_t n) { rt_mem_write((void *)a, bytes, n); }
+static void write_memory(uintptr_t a, rt_val v, uint32_t n) { rt_mem_write((void *)a, n, v); }
 
 #if RT_FINE
 /* An access of natural width and alignment is one atomic instruction.
@@ -162,99 +200,97 @@ static pthread_mutex_t span_lock = PTHREAD_MUTEX_INITIALIZER;
 
 static int spans(uintptr_t a, uint32_t n) { return (a >> 3) != ((a + n - 1) >> 3); }
 
-static void word_bytes(uint8_t *dst, uintptr_t a, uint32_t n) {
+static rt_val word_bytes(uintptr_t a, uint32_t n) {
+  rt_val v;
+  v.w[0] = v.w[1] = 0;
   for (uintptr_t w = a & ~(uintptr_t)7; w < a + n; w += 8) {
-    uint64_t v = __atomic_load_n((const uint64_t *)w, RT_SEQ);
+    uint64_t x = __atomic_load_n((const uint64_t *)w, RT_SEQ);
     for (uint32_t k = 0; k < 8; k++)
-      if (w + k >= a && w + k < a + n) dst[w + k - a] = (uint8_t)(v >> (8 * k));
+      if (w + k >= a && w + k < a + n) rt_val_set_byte(&v, (uint32_t)(w + k - a), (uint8_t)(x >> (8 * k)));
   }
+  return v;
 }
 
-static void word_store(uintptr_t a, const uint8_t *src, uint32_t n) {
+static void word_store(uintptr_t a, rt_val v, uint32_t n) {
   for (uintptr_t w = a & ~(uintptr_t)7; w < a + n; w += 8) {
     uint64_t old = __atomic_load_n((const uint64_t *)w, RT_SEQ), new;
     do {
       new = old;
       for (uint32_t k = 0; k < 8; k++)
-        if (w + k >= a && w + k < a + n) new = (new & ~((uint64_t)0xff << (8 * k))) | (uint64_t)src[w + k - a] << (8 * k);
+        if (w + k >= a && w + k < a + n)
+          new = (new & ~((uint64_t)0xff << (8 * k))) | (uint64_t)rt_val_byte(v, (uint32_t)(w + k - a)) << (8 * k);
     } while (!__atomic_compare_exchange_n((uint64_t *)w, &old, new, 0, RT_SEQ, RT_SEQ));
   }
 }
 
-void rt_mem_read(void *dst, const void *addr, uint32_t n) {
-#define READ(W, T)                                                 \
-  if (n == W && !((uintptr_t)addr % W)) {                          \
-    T v = __atomic_load_n((const T *)addr, RT_SEQ);                \
-    memcpy(dst, &v, W);                                            \
-    return;                                                        \
+rt_val rt_mem_read(const void *addr, uint32_t n) {
+  rt_val v;
+  v.w[0] = v.w[1] = 0;
+#define READ(W, T)                                        \
+  if (n == W && !((uintptr_t)addr % W)) {                 \
+    v.w[0] = __atomic_load_n((const T *)addr, RT_SEQ);    \
+    return v;                                             \
   }
   WIDTH_CASES(READ)
 #undef READ
+  RT_SPLIT_ACCESS();
   int locked = spans((uintptr_t)addr, n);
   if (locked) pthread_mutex_lock(&span_lock);
-  word_bytes(dst, (uintptr_t)addr, n);
+  v = word_bytes((uintptr_t)addr, n);
   if (locked) pthread_mutex_unlock(&span_lock);
+  return v;
 }
 
-void rt_mem_write(void *addr, const void *src, uint32_t n) {
-#define WRITE(W, T)                                                \
-  if (n == W && !((uintptr_t)addr % W)) {                          \
-    T v;                                                           \
-    memcpy(&v, src, W);                                            \
-    __atomic_store_n((T *)addr, v, RT_SEQ);                        \
-    return;                                                        \
+void rt_mem_write(void *addr, uint32_t n, rt_val v) {
+#define WRITE(W, T)                                       \
+  if (n == W && !((uintptr_t)addr % W)) {                 \
+    __atomic_store_n((T *)addr, (T)v.w[0], RT_SEQ);       \
+    return;                                               \
   }
   WIDTH_CASES(WRITE)
 #undef WRITE
+  RT_SPLIT_ACCESS();
   int locked = spans((uintptr_t)addr, n);
   if (locked) pthread_mutex_lock(&span_lock);
-  word_store((uintptr_t)addr, src, n);
+  word_store((uintptr_t)addr, v, n);
   if (locked) pthread_mutex_unlock(&span_lock);
 }
 
-int rt_mem_cas(void *addr, void *expected, const void *desired, uint32_t n) {
-#define CAS(W, T)                                                                     \
-  if (n == W && !((uintptr_t)addr % W)) {                                             \
-    T e, d;                                                                           \
-    memcpy(&e, expected, W);                                                          \
-    memcpy(&d, desired, W);                                                           \
-    int ok = __atomic_compare_exchange_n((T *)addr, &e, d, 0, RT_SEQ, RT_SEQ);        \
-    memcpy(expected, &e, W);                                                          \
-    return ok;                                                                        \
+int rt_mem_cas(void *addr, rt_val *expected, rt_val desired, uint32_t n) {
+#define CAS(W, T)                                                                    \
+  if (n == W && !((uintptr_t)addr % W)) {                                            \
+    T e = (T)expected->w[0];                                                         \
+    int ok = __atomic_compare_exchange_n((T *)addr, &e, (T)desired.w[0], 0, RT_SEQ, RT_SEQ); \
+    expected->w[0] = e;                                                              \
+    return ok;                                                                       \
   }
   WIDTH_CASES(CAS)
 #undef CAS
   rt_end(TSOIFY_ST_INTERNAL, 0, "tsoify export: an atomic read-modify-write of %u bytes at %p (only aligned 1, 2, 4 and 8 bytes)", n, addr);
 }
 #else
-void rt_mem_read(void *dst, const void *addr, uint32_t n) {
-  for (uint32_t i = 0; i < n; i++) ((uint8_t *)dst)[i] = ((const volatile uint8_t *)addr)[i];
-}
+rt_val rt_mem_read(const void *addr, uint32_t n) { return rt_val_get(addr, n); }
 
-void rt_mem_write(void *addr, const void *src, uint32_t n) {
-  volatile uint8_t *m = addr;
-  for (uint32_t i = 0; i < n; i++) m[i] = ((const uint8_t *)src)[i];
-}
+void rt_mem_write(void *addr, uint32_t n, rt_val v) { rt_val_put(addr, n, v); }
 
-int rt_mem_cas(void *addr, void *expected, const void *desired, uint32_t n) {
-  uint8_t old[RT_ENTRY_BYTES];
-  rt_mem_read(old, addr, n);
-  int ok = memcmp(old, expected, n) == 0;
-  if (ok) rt_mem_write(addr, desired, n);
-  else memcpy(expected, old, n);
+int rt_mem_cas(void *addr, rt_val *expected, rt_val desired, uint32_t n) {
+  rt_val old = rt_val_get(addr, n);
+  int ok = old.w[0] == expected->w[0] && old.w[1] == expected->w[1];
+  if (ok) rt_val_put(addr, n, desired);
+  else expected->w[0] = old.w[0], expected->w[1] = old.w[1];
   return ok;
 }
 #endif
 
 static void remove_entry(struct buffer *b, uint32_t idx) {
 #ifdef TSOIFY_EXPORT
-  /* field by field: a checker may not allow one memory location to be
-   * accessed with different widths (GenMC), which a byte copy would do */
+  /* field by field: a struct copy would be llvm.memmove, and a byte
+   * copy would read the value at another width than it was written */
   for (uint32_t k = idx; k + 1 < b->n; k++) {
     struct entry *d = &b->e[k];
     const struct entry *s = &b->e[k + 1];
     d->addr = s->addr, d->size = s->size, d->loc = s->loc, d->epoch = s->epoch, d->proc = s->proc;
-    for (uint32_t i = 0; i < RT_ENTRY_BYTES; i++) d->bytes[i] = s->bytes[i];
+    d->val.w[0] = s->val.w[0], d->val.w[1] = s->val.w[1];
   }
 #else
   memmove(&b->e[idx], &b->e[idx + 1], (b->n - idx - 1) * sizeof *b->e);
@@ -265,8 +301,8 @@ static void remove_entry(struct buffer *b, uint32_t idx) {
 void rt_mm_flush_entry(int t, uint32_t idx) {
   struct buffer *b = &buffers[t];
   struct entry *e = &b->e[idx];
-  write_memory(e->addr, e->bytes, e->size);
-  rt_event(TSOIFY_EV_FLUSH, (void *)e->addr, e->size, rt_value_of(e->bytes, e->size), e->loc, e->proc,
+  write_memory(e->addr, e->val, e->size);
+  rt_event(TSOIFY_EV_FLUSH, (void *)e->addr, e->size, e->val.w[0], e->loc, e->proc,
            (uint32_t)t | e->epoch << 8);
   remove_entry(b, idx);
 }
@@ -320,7 +356,7 @@ int rt_mm_store_needs_sched(int t, uint32_t order) {
   return k && buffers[t].n >= k;
 }
 
-static void append(struct buffer *b, uintptr_t a, uint32_t size, const uint8_t *in, uint32_t loc) {
+static void append(struct buffer *b, uintptr_t a, uint32_t size, rt_val v, uint32_t loc) {
   if (b->n == BUFFER_CAPACITY)
     rt_end(TSOIFY_ST_INTERNAL, loc, "more than %u stores buffered by one thread; use --buffer-size to bound them", BUFFER_CAPACITY);
   struct entry *e = &b->e[b->n++];
@@ -329,44 +365,41 @@ static void append(struct buffer *b, uintptr_t a, uint32_t size, const uint8_t *
   e->loc = loc;
   e->epoch = b->epoch;
   e->proc = flush_proc_for((int)(b - buffers), a);
-  memcpy(e->bytes, in, size);
+  e->val.w[0] = v.w[0], e->val.w[1] = v.w[1];
 }
 
+/* size <= RT_ENTRY_BYTES (api.c splits larger stores): one entry, and one
+ * event, per store, so every entry's flush matches the store that made it */
 void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t order, uint32_t loc) {
   uint32_t waited = order & RT_ORDER_WAITED;
   order &= ~RT_ORDER_WAITED;
   uintptr_t a = (uintptr_t)addr;
-  const uint8_t *src = in;
+  rt_val v = rt_val_get(in, size);
   int model = RT_MODEL;
   if (model == TSOIFY_MODEL_SC) {
-    write_memory(a, src, size);
-    rt_event(TSOIFY_EV_STORE, addr, size, rt_value_of(in, size), loc, 0, 0);
+    write_memory(a, v, size);
+    rt_event(TSOIFY_EV_STORE, addr, size, v.w[0], loc, 0, 0);
     return;
   }
   struct buffer *b = &buffers[t];
   if (order == 7) { /* seq_cst store = xchg: drain, then write memory */
     rt_mm_drain(t, loc);
-    write_memory(a, src, size);
-    rt_event(TSOIFY_EV_STORE, addr, size, rt_value_of(in, size), loc, 0, 0);
+    write_memory(a, v, size);
+    rt_event(TSOIFY_EV_STORE, addr, size, v.w[0], loc, 0, 0);
     return;
   }
   if (model == TSOIFY_MODEL_PSO && (order == 5 || order == 6)) rt_mm_barrier(t); /* release store */
-  /* one entry (and one event) per RT_ENTRY_BYTES piece, so every entry's
-   * flush can be matched with the store that made it */
-  for (uint32_t off = 0; off < size; off += RT_ENTRY_BYTES) {
-    uint32_t n = size - off < RT_ENTRY_BYTES ? size - off : RT_ENTRY_BYTES;
-    uint32_t k = RT_BOUND;
-    uint32_t evicted = 0;
-    if (k && b->n >= k) { /* full: the oldest entry (TSO) or a chosen one (PSO) leaves first */
-      uint32_t idx[RT_MAX_OPTIONS];
-      int m = rt_mm_flush_options(t, idx, RT_MAX_OPTIONS);
-      uint32_t c = rt_choose((uint32_t)m, TSOIFY_CH_EVICT);
-      rt_mm_flush_entry(t, idx[c]);
-      evicted = 1;
-    }
-    append(b, a + off, n, src + off, loc);
-    rt_event(TSOIFY_EV_STORE, (void *)(a + off), n, rt_value_of(src + off, n), loc, evicted ? 2 : waited && !off ? 3 : 1, b->e[b->n - 1].proc);
+  uint32_t k = RT_BOUND;
+  uint32_t evicted = 0;
+  if (k && b->n >= k) { /* full: the oldest entry (TSO) or a chosen one (PSO) leaves first */
+    uint32_t idx[RT_MAX_OPTIONS];
+    int m = rt_mm_flush_options(t, idx, RT_MAX_OPTIONS);
+    uint32_t c = rt_choose((uint32_t)m, TSOIFY_CH_EVICT);
+    rt_mm_flush_entry(t, idx[c]);
+    evicted = 1;
   }
+  append(b, a, size, v, loc);
+  rt_event(TSOIFY_EV_STORE, addr, size, v.w[0], loc, evicted ? 2 : waited ? 3 : 1, b->e[b->n - 1].proc);
 }
 
 /* Memory that dies (free, end of a stack frame) takes the owner's pending

@@ -124,16 +124,43 @@ _Noreturn void rt_cut_thread(void);
 void rt_await_block(void);
 
 /* ---- memmodel.c ---- */
+/* A value of up to RT_ENTRY_BYTES bytes: byte i is bits 8*(i%8) up of
+ * w[i/8], the bytes past its size are 0. The runtime carries values in
+ * these and reads and writes the program's memory and value slots at the
+ * access's own width (rt_val_get/put), never byte by byte: some checkers
+ * (GenMC) reject a location read at another width than it was written.
+ * (Assign them field by field: a struct copy through a pointer is an
+ * llvm.memcpy, which checkers run natively.) */
+typedef struct {
+  uint64_t w[2];
+} rt_val;
+rt_val rt_val_get(const void *p, uint32_t n);   /* n bytes at p; 1, 2, 4, 8, 16 as one or two accesses */
+void rt_val_put(void *p, uint32_t n, rt_val v); /* likewise */
+static inline uint8_t rt_val_byte(rt_val v, uint32_t i) { return (uint8_t)(v.w[i >> 3] >> (8 * (i & 7))); }
+static inline void rt_val_set_byte(rt_val *v, uint32_t i, uint8_t b) {
+  uint32_t s = 8 * (i & 7);
+  v->w[i >> 3] = (v->w[i >> 3] & ~((uint64_t)0xff << s)) | (uint64_t)b << s;
+}
 void rt_mm_init(void); /* before the first execution: buffer storage */
 /* The runtime's own accesses to program memory, each one indivisible:
  * natively and in the one-step-per-operation exports by construction (one
  * thread runs runtime code at a time); with RT_FINE as atomic instructions
  * of the access's width, so that checkers see an access per address (and
  * no data race). rt_mem_cas: if memory holds `expected`, write `desired`
- * and return 1; else copy memory into `expected` and return 0. */
-void rt_mem_read(void *dst, const void *addr, uint32_t n);
-void rt_mem_write(void *addr, const void *src, uint32_t n);
-int rt_mem_cas(void *addr, void *expected, const void *desired, uint32_t n);
+ * and return 1; else set `expected` to what memory holds and return 0. */
+#ifdef TSOIFY_EXPORT_ONE_WIDTH
+/* The GenMC export: GenMC follows each location at one width, so an access
+ * the runtime has to split (unaligned, or not 1, 2, 4, 8 or 16 bytes)
+ * calls this undefined function instead, and GenMC stops with an error
+ * that names the reason rather than answer wrongly. */
+void tsoify_genmc_cannot_check_an_unaligned_or_odd_sized_access(void);
+#define RT_SPLIT_ACCESS() tsoify_genmc_cannot_check_an_unaligned_or_odd_sized_access()
+#else
+#define RT_SPLIT_ACCESS() ((void)0)
+#endif
+rt_val rt_mem_read(const void *addr, uint32_t n);
+void rt_mem_write(void *addr, uint32_t n, rt_val v);
+int rt_mem_cas(void *addr, rt_val *expected, rt_val desired, uint32_t n);
 void rt_mm_load(int t, const void *addr, uint32_t size, void *out, uint32_t loc);
 /* what a load by t would read now (own newest entry, else memory); no event */
 void rt_mm_peek(int t, const void *addr, uint32_t size, void *out);
