@@ -91,8 +91,9 @@ fn examples() {
 /// The rest of the litmus suite: three or four worker threads, or (bound3)
 /// nine steps in one thread. Correct but slow through `verify --model sc`
 /// (it orders every pair of runtime steps, each being one atomic block: up
-/// to minutes per test), so not run by default: `cargo test --test export
-/// -- --ignored`.
+/// to minutes per test), so not run by a plain `cargo test`: scripts/test
+/// runs bound3, MP3, SB3 and WRC in a release build; all of them: `cargo
+/// test --release --test export -- --ignored`.
 mod slow {
     use super::{differential, litmus};
     macro_rules! slow {
