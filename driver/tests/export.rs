@@ -128,7 +128,7 @@ fn mutex_variant_reaches_the_same_outcomes() {
 /// litmus test, with atomic steps on the one-thread test (our explorer
 /// orders every pair of atomic blocks, so more is minutes). K = 1 keeps
 /// the checker's interleavings few; K = 2 (TSO) where a thread buffers
-/// two stores.
+/// two stores, and for the TSO ring (export.c) where slots are reused.
 fn flusher_case(name: &str, atomic: &str, k: u32) {
     // PSO gives each thread K flushers: at K = 2 that is many minutes here
     let models: &[&str] = if k == 1 { &["tso", "pso"] } else { &["tso"] };
@@ -161,6 +161,12 @@ mod flushers {
         mixed_bytes => ("mixed-bytes", "mutex", 1),
         mixed_overlap => ("mixed-overlap", "mutex", 1),
         mixed_own => ("mixed-own", "mutex", 1),
+        // TSO at K = 2: the ring's slots are reused, loads forward from one
+        // of two entries, a fence waits for two flushes
+        mp_k2 => ("MP", "mutex", 2),
+        sb_mfences_k2 => ("SB+mfences", "mutex", 2),
+        mixed_own_k2 => ("mixed-own", "mutex", 2),
+        mixed_overlap_k2 => ("mixed-overlap", "mutex", 2),
     }
 }
 

@@ -318,14 +318,27 @@ void rt_sched_point(void) {
   pend_kind = PEND_NONE, pend_need = NEED_NONE;
 }
 
+static int ring_mode(void);
+static void ring_drain(int t);
+
+/* Empty t's buffer: flush it, or with a ring wait for its flusher. */
+static void own_drain(int t) {
+  if (ring_mode()) ring_drain(t);
+  else rt_mm_drain(t, 0);
+}
+
 /* A full fence of the caller (sync calls, thread exit): drain its buffer. */
 static void drain_here(void) {
   rt_pending(PEND_NONE, 0, 0);
   rt_sched_point();
-  rt_mm_drain(rt_cur, 0);
+  own_drain(rt_cur);
 }
 
 static void fence_step(void) {
+  if (ring_mode()) { /* no lock needed */
+    ring_drain(current());
+    return;
+  }
   if (FAST_PATHS && (!initialised || !rt_mm_pending(current()))) return; /* nothing to drain */
   op_begin();
   drain_here();
@@ -358,6 +371,129 @@ static uint32_t flushable[RT_MAX_THREADS]; /* entries of t that may leave now; a
 #define ATOMIC_GET(v) __atomic_load_n(&(v), __ATOMIC_SEQ_CST)
 #define ATOMIC_SET(v, x) __atomic_store_n(&(v), (x), __ATOMIC_SEQ_CST)
 
+/* ---- TSO with flusher threads and fine locking: a ring per thread ----
+ *
+ * Under TSO a thread's buffer has one reader, its flusher, which takes the
+ * oldest entry: a single-producer single-consumer ring. The
+ * owner writes an entry, then bumps `ring_tail[t]`; the flusher writes the
+ * entry at `ring_head[t]` to memory, then bumps the head. Both counters
+ * are atomics that only one side writes, so the checker sees the owner and
+ * its flusher conflict only where one reads what the other wrote, instead
+ * of at every step (with a lock around each step the flusher was ordered
+ * against each step of its thread, which multiplied Nidhugg's and GenMC's
+ * work).
+ *
+ * The owner reads the head only when it must, keeping the last value it
+ * saw (`known_head`, a lower bound: only the flusher moves the head):
+ *   - a load that overlaps no entry in [known_head, tail) reads memory
+ *     (the buffer can only have shrunk since). One that does takes t's
+ *     buffer lock, which the flusher holds from its memory write to its
+ *     head bump, reads the head, and takes the newest buffered bytes and
+ *     the rest from memory. (Without the lock an entry written to memory
+ *     but not yet counted, then overwritten by another thread, would be
+ *     forwarded: mixed-own caught it.) So the flusher's lock conflicts
+ *     only with such loads;
+ *   - a store into a full buffer, a drain (fence, locked instruction, sync
+ *     call, thread end) and freed memory with entries wait with `assume`
+ *     for the flusher instead of flushing themselves. A wait is not an
+ *     execution when it fails: the schedules in which the flusher ran
+ *     first are. (Memory that dies waits for its entries to reach memory,
+ *     where the native runtime drops them: only a racy read of dying
+ *     memory could tell.) */
+struct ring_slot {
+  uintptr_t addr;
+  uint32_t size;
+  rt_val val;
+};
+static struct ring_slot ring[RT_MAX_THREADS][RT_EXPORT_MAX_BOUND];
+static uint32_t ring_head[RT_MAX_THREADS];  /* entries t's flusher wrote to memory; atomic */
+static uint32_t ring_tail[RT_MAX_THREADS];  /* entries t appended; atomic */
+static uint32_t known_head[RT_MAX_THREADS]; /* t's last look at ring_head[t]; t only */
+
+static int ring_mode(void) { return FINE && RT_MODEL == TSOIFY_MODEL_TSO; }
+
+static uint32_t look_head(int t) { return known_head[t] = ATOMIC_GET(ring_head[t]); }
+
+static const struct ring_slot *slot_at(int t, uint32_t k) { return &ring[t][k % RT_BOUND]; }
+
+static int slot_overlaps(const struct ring_slot *e, uintptr_t a, uint64_t n) {
+  return (e->addr < a + n) & (a < e->addr + e->size); /* branch-free: see memmodel.c overlaps() */
+}
+
+/* Bytes of [a, a+n) that entries [from, tail) of t hold, newest first,
+ * into *v; returns a bit per byte covered. */
+static uint32_t ring_view(int t, uint32_t from, uint32_t tail, uintptr_t a, uint32_t n, rt_val *v) {
+  uint32_t covered = 0;
+  for (uint32_t i = 0; i < n; i++)
+    for (uint32_t k = tail; k-- > from;) {
+      const struct ring_slot *e = slot_at(t, k);
+      if (slot_overlaps(e, a + i, 1)) {
+        rt_val_set_byte(v, i, rt_val_byte(e->val, (uint32_t)(a + i - e->addr)));
+        covered |= 1u << i;
+        break;
+      }
+    }
+  return covered;
+}
+
+static int ring_holds(int t, uint32_t from, uint32_t tail, uintptr_t a, uint64_t n) {
+  for (uint32_t k = from; k < tail; k++)
+    if (slot_overlaps(slot_at(t, k), a, n)) return 1;
+  return 0;
+}
+
+static rt_val ring_load(int t, const void *addr, uint32_t n) {
+  uintptr_t a = (uintptr_t)addr;
+  uint32_t tail = ATOMIC_GET(ring_tail[t]);
+  rt_val v;
+  v.w[0] = v.w[1] = 0;
+  if (!ring_view(t, known_head[t], tail, a, n, &v)) return rt_mem_read(addr, n);
+  FLUSHER_BEGIN(t); /* t's buffer lock: no flush half done, [head, tail) is what memory lacks */
+  v.w[0] = v.w[1] = 0;
+  uint32_t covered = ring_view(t, look_head(t), tail, a, n, &v);
+  if (covered != (1u << n) - 1) {
+    rt_val m = rt_mem_read(addr, n);
+    for (uint32_t i = 0; i < n; i++)
+      if (!(covered >> i & 1)) rt_val_set_byte(&v, i, rt_val_byte(m, i));
+  }
+  FLUSHER_END(t);
+  return v;
+}
+
+/* Wait until t's buffer is empty. */
+static void ring_drain(int t) {
+  uint32_t tail = ATOMIC_GET(ring_tail[t]);
+  if (known_head[t] != tail) __VERIFIER_assume(look_head(t) == tail);
+}
+
+static void ring_store(int t, void *addr, uint32_t n, rt_val v) {
+  uint32_t tail = ATOMIC_GET(ring_tail[t]);
+  if (tail - known_head[t] >= RT_BOUND) __VERIFIER_assume(tail - look_head(t) < RT_BOUND); /* room */
+  struct ring_slot *e = &ring[t][tail % RT_BOUND];
+  e->addr = (uintptr_t)addr, e->size = n, e->val.w[0] = v.w[0], e->val.w[1] = v.w[1];
+  ATOMIC_SET(ring_tail[t], tail + 1);
+}
+
+/* Memory [a, a+n) dies: wait until t's entries to it reached memory. */
+static void ring_release(int t, const void *addr, uint64_t n) {
+  uint32_t tail = ATOMIC_GET(ring_tail[t]);
+  if (ring_holds(t, known_head[t], tail, (uintptr_t)addr, n)) __VERIFIER_assume(!ring_holds(t, look_head(t), tail, (uintptr_t)addr, n));
+}
+
+static void *ring_flusher(int t) {
+  for (uint32_t h = 0;; h++) {
+    if (ATOMIC_GET(ring_tail[t]) == h) {
+      __VERIFIER_assume(ATOMIC_GET(finished[t]));
+      return 0;
+    }
+    const struct ring_slot *e = slot_at(t, h);
+    FLUSHER_BEGIN(t);
+    rt_mem_write((void *)e->addr, e->size, e->val);
+    ATOMIC_SET(ring_head[t], h + 1);
+    FLUSHER_END(t);
+  }
+}
+
 static int flushers_per_thread(void) { return RT_MODEL == TSOIFY_MODEL_PSO ? (int)RT_BOUND : 1; }
 
 /* Inside a step of t, or of one of its flushers: publish what may leave. */
@@ -371,6 +507,7 @@ static void publish(int t) {
 static void *flusher(void *p) {
   int t = (int)((intptr_t)p % RT_MAX_THREADS);
   uint32_t j = (uint32_t)((intptr_t)p / RT_MAX_THREADS);
+  if (ring_mode()) return ring_flusher(t);
   for (;;) {
     if (ATOMIC_GET(flushable[t]) <= j) {
       __VERIFIER_assume(ATOMIC_GET(finished[t]));
@@ -433,12 +570,31 @@ void __tsoify_main_end(void) {
 /* ---- the memory operations (api.c), one step each ---- */
 
 void __tsoify_load(const void *addr, void *dst, uint64_t size, uint32_t order, uint32_t loc) {
+  if (ring_mode()) {
+    int t = current();
+    for (uint64_t off = 0; off < size; off += RT_ENTRY_BYTES) { /* api.c's pieces */
+      uint32_t n = (uint32_t)(size - off < RT_ENTRY_BYTES ? size - off : RT_ENTRY_BYTES);
+      rt_val_put((char *)dst + off, n, ring_load(t, (const char *)addr + off, n));
+    }
+    return;
+  }
   op_begin();
   rt_impl_load(addr, dst, size, order, loc);
   op_end();
 }
 
 void __tsoify_store(void *addr, const void *src, uint64_t size, uint32_t order, uint32_t loc) {
+  if (ring_mode()) {
+    int t = current();
+    if (order == 7) ring_drain(t); /* seq_cst store = xchg: drain, then write memory (below) */
+    for (uint64_t off = 0; off < size; off += RT_ENTRY_BYTES) {
+      uint32_t n = (uint32_t)(size - off < RT_ENTRY_BYTES ? size - off : RT_ENTRY_BYTES);
+      rt_val v = rt_val_get((const char *)src + off, n);
+      if (order == 7) rt_mem_write((char *)addr + off, n, v);
+      else ring_store(t, (char *)addr + off, n, v);
+    }
+    return;
+  }
   op_begin();
   if (must_wait_for_room(rt_cur, size, order)) {
     op_end();
@@ -457,6 +613,11 @@ void rt_piece_store(void *addr, const void *src, uint64_t size, uint32_t order, 
 }
 
 void __tsoify_rmw(void *addr, void *val, uint64_t size, uint32_t op, uint32_t order, uint32_t loc) {
+  if (ring_mode()) { /* locked: drain, then a compare-and-swap on memory (api.c; its drain finds nothing) */
+    ring_drain(current());
+    rt_impl_rmw(addr, val, size, op, order, loc);
+    return;
+  }
   op_begin();
   rt_impl_rmw(addr, val, size, op, order, loc);
   op_end();
@@ -464,6 +625,10 @@ void __tsoify_rmw(void *addr, void *val, uint64_t size, uint32_t op, uint32_t or
 
 uint32_t __tsoify_cmpxchg(void *addr, void *expected, const void *desired, uint64_t size, uint32_t succ, uint32_t fail,
                           uint32_t loc) {
+  if (ring_mode()) {
+    ring_drain(current());
+    return rt_impl_cmpxchg(addr, expected, desired, size, succ, fail, loc);
+  }
   op_begin();
   uint32_t ok = rt_impl_cmpxchg(addr, expected, desired, size, succ, fail, loc);
   op_end();
@@ -471,12 +636,20 @@ uint32_t __tsoify_cmpxchg(void *addr, void *expected, const void *desired, uint6
 }
 
 void __tsoify_fence(uint32_t order, uint32_t loc) {
+  if (ring_mode()) { /* under TSO only mfence does anything */
+    if (order == 7) ring_drain(current());
+    return;
+  }
   op_begin();
   rt_impl_fence(order, loc);
   op_end();
 }
 
 void __tsoify_stack_release(void *addr, uint64_t size) {
+  if (ring_mode()) {
+    ring_release(current(), addr, size);
+    return;
+  }
   op_begin();
   rt_impl_stack_release(addr, size);
   op_end();
@@ -592,7 +765,7 @@ void __tsoify_atomic_begin(void) {
 void __tsoify_atomic_end(void) {
   op_begin();
   int last = atomic_owner == rt_cur && --atomic_depth == 0;
-  if (last) rt_mm_drain(rt_cur, 0), atomic_owner = -1;
+  if (last) own_drain(rt_cur), atomic_owner = -1;
   op_end();
   if (last) __VERIFIER_atomic_end();
 }
@@ -622,9 +795,12 @@ void *__tsoify_calloc(size_t n, size_t m) {
 void __tsoify_free(void *p) {
   if (!p) return;
   struct block *b = (struct block *)p - 1;
-  op_begin();
-  rt_mm_drop(rt_cur, p, b->size);
-  op_end();
+  if (ring_mode()) ring_release(current(), p, b->size);
+  else {
+    op_begin();
+    rt_mm_drop(rt_cur, p, b->size);
+    op_end();
+  }
   free(b);
 }
 
