@@ -92,7 +92,7 @@ fn examples() {
 /// nine steps in one thread. Correct but slow through `verify --model sc`
 /// (it orders every pair of runtime steps, each being one atomic block: up
 /// to minutes per test), so not run by a plain `cargo test`: scripts/test
-/// runs bound3, MP3, SB3 and WRC in a release build; all of them: `cargo
+/// runs IRIW, bound3, MP3, SB3 and WRC in a release build; all: `cargo
 /// test --release --test export -- --ignored`.
 mod slow {
     use super::{differential, litmus};
