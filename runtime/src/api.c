@@ -6,8 +6,6 @@
 #include <string.h>
 #include "rt.h"
 
-enum { ORD_RELEASE = 5, ORD_ACQ_REL = 6, ORD_SEQ_CST = 7 };
-
 /* LLVMAtomicRMWBinOp numbering */
 enum { RMW_XCHG, RMW_ADD, RMW_SUB, RMW_AND, RMW_NAND, RMW_OR, RMW_XOR, RMW_MAX, RMW_MIN, RMW_UMAX, RMW_UMIN,
        RMW_FADD, RMW_FSUB, RMW_FMAX, RMW_FMIN, RMW_UINC_WRAP, RMW_UDEC_WRAP };
@@ -24,7 +22,7 @@ static void load_chunk(const char *addr, uint32_t size, char *dst, uint32_t loc)
 void __tsoify_load(const void *addr, void *dst, uint64_t size, uint32_t order, uint32_t loc) {
   (void)order; /* on x86 every load is a plain load */
   for (uint64_t off = 0; off < size; off += RT_ENTRY_BYTES) {
-    uint32_t n = (uint32_t)(size - off < RT_ENTRY_BYTES ? size - off : RT_ENTRY_BYTES);
+    uint32_t n = rt_piece_len(size, off);
     load_chunk((const char *)addr + off, n, (char *)dst + off, loc);
   }
 }
@@ -48,7 +46,7 @@ void __tsoify_store(void *addr, const void *src, uint64_t size, uint32_t order, 
     return;
   }
   for (uint64_t off = 0; off < size; off += RT_ENTRY_BYTES) {
-    uint32_t n = (uint32_t)(size - off < RT_ENTRY_BYTES ? size - off : RT_ENTRY_BYTES);
+    uint32_t n = rt_piece_len(size, off);
     if (off && rt_mm_store_needs_sched(rt_cur, order)) how = store_sched((char *)addr + off, n, order);
     rt_mm_store(rt_cur, (char *)addr + off, n, (const char *)src + off, how, loc);
     how = order;

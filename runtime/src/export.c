@@ -535,7 +535,7 @@ static void start_flushers(int t) {
  * instead of choosing an entry to evict (under TSO the eviction has no
  * choice, the oldest entry leaves). Inside a step of the caller. */
 static int must_wait_for_room(int t, uint64_t size, uint32_t order) {
-  if (!FLUSHERS || RT_MODEL != TSOIFY_MODEL_PSO || order == 7 /* drains */) return 0;
+  if (!FLUSHERS || RT_MODEL != TSOIFY_MODEL_PSO || order == ORD_SEQ_CST /* drains */) return 0;
   uint64_t pieces = (size + RT_ENTRY_BYTES - 1) / RT_ENTRY_BYTES;
   return pieces <= RT_BOUND && rt_mm_pending(t) + pieces > RT_BOUND;
 }
@@ -573,7 +573,7 @@ void __tsoify_load(const void *addr, void *dst, uint64_t size, uint32_t order, u
   if (ring_mode()) {
     int t = current();
     for (uint64_t off = 0; off < size; off += RT_ENTRY_BYTES) { /* api.c's pieces */
-      uint32_t n = (uint32_t)(size - off < RT_ENTRY_BYTES ? size - off : RT_ENTRY_BYTES);
+      uint32_t n = rt_piece_len(size, off);
       rt_val_put((char *)dst + off, n, ring_load(t, (const char *)addr + off, n));
     }
     return;
@@ -586,11 +586,11 @@ void __tsoify_load(const void *addr, void *dst, uint64_t size, uint32_t order, u
 void __tsoify_store(void *addr, const void *src, uint64_t size, uint32_t order, uint32_t loc) {
   if (ring_mode()) {
     int t = current();
-    if (order == 7) ring_drain(t); /* seq_cst store = xchg: drain, then write memory (below) */
+    if (order == ORD_SEQ_CST) ring_drain(t); /* seq_cst store = xchg: drain, then write memory (below) */
     for (uint64_t off = 0; off < size; off += RT_ENTRY_BYTES) {
-      uint32_t n = (uint32_t)(size - off < RT_ENTRY_BYTES ? size - off : RT_ENTRY_BYTES);
+      uint32_t n = rt_piece_len(size, off);
       rt_val v = rt_val_get((const char *)src + off, n);
-      if (order == 7) rt_mem_write((char *)addr + off, n, v);
+      if (order == ORD_SEQ_CST) rt_mem_write((char *)addr + off, n, v);
       else ring_store(t, (char *)addr + off, n, v);
     }
     return;
@@ -637,7 +637,7 @@ uint32_t __tsoify_cmpxchg(void *addr, void *expected, const void *desired, uint6
 
 void __tsoify_fence(uint32_t order, uint32_t loc) {
   if (ring_mode()) { /* under TSO only mfence does anything */
-    if (order == 7) ring_drain(current());
+    if (order == ORD_SEQ_CST) ring_drain(current());
     return;
   }
   op_begin();

@@ -351,7 +351,7 @@ int rt_mm_full(int t) {
 
 int rt_mm_store_needs_sched(int t, uint32_t order) {
   if (RT_MODEL == TSOIFY_MODEL_SC) return 1;
-  if (order == 7 /* seq_cst: locked exchange on x86 */) return 1;
+  if (order == ORD_SEQ_CST /* locked exchange on x86 */) return 1;
   uint32_t k = RT_BOUND;
   return k && buffers[t].n >= k;
 }
@@ -382,7 +382,7 @@ void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t orde
     return;
   }
   struct buffer *b = &buffers[t];
-  if (order == 7) { /* seq_cst store = xchg: drain, then write memory */
+  if (order == ORD_SEQ_CST) { /* seq_cst store = xchg: drain, then write memory */
     rt_mm_drain(t, loc);
     write_memory(a, v, size);
     rt_event(TSOIFY_EV_STORE, addr, size, v.w[0], loc, 0, 0);

@@ -26,6 +26,13 @@
 #define RT_MAX_THREADS 64
 #endif
 #define RT_ENTRY_BYTES 16 /* a buffer entry holds at most this many bytes */
+/* An access wider than an entry is handled in pieces of at most
+ * RT_ENTRY_BYTES: the length of the piece at offset off of size bytes. */
+static inline uint32_t rt_piece_len(uint64_t size, uint64_t off) {
+  return (uint32_t)(size - off < RT_ENTRY_BYTES ? size - off : RT_ENTRY_BYTES);
+}
+/* LLVM's AtomicOrdering numbers that the runtime tells apart (ABI.md) */
+enum { ORD_RELEASE = 5, ORD_ACQ_REL = 6, ORD_SEQ_CST = 7 };
 /* alternatives at one scheduling point: threads plus flushable entries */
 #define RT_MAX_OPTIONS 1024
 
