@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 pub const MAGIC: u32 = 0x54534f49;
-pub const VERSION: u32 = 7;
+pub const VERSION: u32 = 8;
 pub const MAX_CHOICES: usize = 1 << 18;
 pub const MAX_EVENTS: usize = 1 << 17;
 pub const OUTCOME_BYTES: usize = 4096;
@@ -31,6 +31,8 @@ pub const FLUSH_PROC: u16 = 64;
 /// event kinds (enum tsoify_event_kind) the explorer looks for by name
 pub const EV_ATOMIC_BEGIN: u8 = 14;
 pub const EV_ATOMIC_END: u8 = 15;
+/// A runtime step of an export declares what it touches (verify on an export)
+pub const EV_TOUCH: u8 = 20;
 const CMD_RUN: u32 = 1;
 const CMD_QUIT: u32 = 2;
 

@@ -34,6 +34,10 @@
 //! thread only when it is the same block (see `sleeps_differently`). Wakeup sequences
 //! and their weak initials assume steps with fixed footprints, so optimal
 //! DPOR gives way to source DPOR for programs with blocks (explore.rs).
+//! A program's own block also touches one block object at its ends, which
+//! orders it against every other block; the runtime steps of an export
+//! are blocks that instead declare what they touch (TOUCH events, see
+//! runtime/ABI.md), so independent ones commute.
 //!
 //! Dependency is over the footprints the runtime reports with each event
 //! (memory bytes read and written, synchronisation objects; a buffered store

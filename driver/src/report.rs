@@ -102,7 +102,15 @@ const RMW_NAMES: [&str; 17] = [
 ];
 
 pub fn trace_steps(v: &Violation, info: &ProgramInfo) -> Vec<TraceStep> {
-    v.events.iter().enumerate().map(|(i, e)| step(i + 1, e, v, info)).collect()
+    v.events.iter().filter(|e| !bookkeeping(e)).enumerate().map(|(i, e)| step(i + 1, e, v, info)).collect()
+}
+
+/// Events that are there for the reduction, not for the reader: the
+/// brackets and footprints of an export runtime's steps (the program's own
+/// operations inside them are shown).
+fn bookkeeping(e: &Event) -> bool {
+    use crate::channel::{EV_ATOMIC_BEGIN, EV_ATOMIC_END, EV_TOUCH};
+    e.kind == EV_TOUCH || ((e.kind == EV_ATOMIC_BEGIN || e.kind == EV_ATOMIC_END) && e.aux == 1)
 }
 
 fn step(n: usize, e: &Event, v: &Violation, info: &ProgramInfo) -> TraceStep {

@@ -12,7 +12,10 @@
 //! - `import`: when the pass instruments an export (`verify --model sc
 //!   prog.sc.bc`), the export's choice function becomes the native runtime's
 //!   exact choice, so every alternative is enumerated (the checker-neutral
-//!   `__VERIFIER_nondet_uint()` would only be sampled).
+//!   `__VERIFIER_nondet_uint()` would only be sampled); and the brackets
+//!   and footprint declarations of its runtime steps become the native
+//!   runtime's, so the explorer sees what each step touches instead of
+//!   ordering every two steps (runtime/src/rt.h, RT_TOUCH).
 
 use crate::ir::{self, Value};
 use crate::module::{Module, PassError};
@@ -28,8 +31,17 @@ use llvm_sys::LLVMLinkage;
 pub const PREFIX: &str = "__tsoify_x.";
 /// The export runtime's one choice point (runtime/src/export.c rt_choose).
 const CHOICE: &str = "__tsoify_x.rt_choose";
-/// What the native runtime offers in its place (runtime/src/libc.c).
-const NATIVE_CHOICE: &str = "__tsoify_export_choice";
+/// The export runtime's functions the native runtime replaces when `verify`
+/// instruments an export, and their replacements: the choice point
+/// (runtime/src/libc.c), a runtime step's bracket (threads.c) and its
+/// footprint declaration (libc.c). The last three exist only in exports
+/// whose steps are atomic blocks.
+const IMPORTED: [(&str, &str); 4] = [
+    (CHOICE, "__tsoify_export_choice"),
+    ("__tsoify_x.rt_step_begin", "__tsoify_export_step_begin"),
+    ("__tsoify_x.rt_step_end", "__tsoify_export_step_end"),
+    ("__tsoify_x.rt_touch", "__tsoify_export_touch"),
+];
 
 /// Calls the export still redirects to the runtime: the ones whose meaning
 /// under TSO/PSO the runtime must add (thread indices and fences around
@@ -166,15 +178,17 @@ fn align_globals(m: LLVMModuleRef) {
     }
 }
 
-/// Give an export's choice point to the native runtime (see the module
-/// comment). A module that is not an export is left alone.
+/// Give an export's choice point and step hooks to the native runtime (see
+/// the module comment). A module that is not an export is left alone.
 pub fn import(m: LLVMModuleRef) {
-    let Some(choose) = named(m, CHOICE) else { return };
-    unsafe {
-        let ty = LLVMGlobalGetValueType(choose);
-        let n = ir::cstr(NATIVE_CHOICE);
-        let native = LLVMAddFunction(m, n.as_ptr(), ty);
-        LLVMReplaceAllUsesWith(choose, native);
-        LLVMDeleteFunction(choose);
+    for (ours, native_name) in IMPORTED {
+        let Some(f) = named(m, ours) else { continue };
+        unsafe {
+            let ty = LLVMGlobalGetValueType(f);
+            let n = ir::cstr(native_name);
+            let native = LLVMAddFunction(m, n.as_ptr(), ty);
+            LLVMReplaceAllUsesWith(f, native);
+            LLVMDeleteFunction(f);
+        }
     }
 }

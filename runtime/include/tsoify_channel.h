@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #define TSOIFY_CHANNEL_MAGIC   0x54534f49u /* "TSOI" */
-#define TSOIFY_CHANNEL_VERSION 7u
+#define TSOIFY_CHANNEL_VERSION 8u
 #define TSOIFY_MAX_CHOICES     (1u << 18)
 #define TSOIFY_MAX_EVENTS      (1u << 17)
 #define TSOIFY_OUTCOME_BYTES   4096u
@@ -152,6 +152,9 @@ enum tsoify_event_kind {
   TSOIFY_EV_FREE = 18,
   TSOIFY_EV_AWAIT = 19,      /* a thread blocked in an await loop woke up: it re-reads
                                 [addr, addr+size), which changed (one event per range read) */
+  TSOIFY_EV_TOUCH = 20,      /* a step of an export's runtime declares a footprint (verify on an
+                                export only): [addr, addr+value), aux = TSOIFY_FP_READ/WRITE;
+                                addr may be a store-buffer shadow (runtime/src/rt.h RT_SHADOW) */
 };
 
 #define TSOIFY_SRC_OWN_BUFFER 1u /* some bytes came from the thread's own buffer */

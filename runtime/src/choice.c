@@ -213,8 +213,13 @@ static void footprint(struct tsoify_footprint *f, int kind, uint64_t addr, uint3
   case TSOIFY_EV_COND_WAIT:
   case TSOIFY_EV_COND_SIGNAL: f->access = TSOIFY_FP_SYNC; break;
   case TSOIFY_EV_UNLOCK: f->access = TSOIFY_FP_SYNC | TSOIFY_FP_RELEASE; break;
-  case TSOIFY_EV_ATOMIC_BEGIN: f->access = TSOIFY_FP_SYNC, f->lo = TSOIFY_OBJ_ATOMIC_BLOCK; break;
-  case TSOIFY_EV_ATOMIC_END: f->access = TSOIFY_FP_SYNC | TSOIFY_FP_RELEASE, f->lo = TSOIFY_OBJ_ATOMIC_BLOCK; break;
+  /* a declared block (aux 1: an export's runtime step) touches what its
+   * TOUCH events say, and nothing at its ends */
+  case TSOIFY_EV_ATOMIC_BEGIN: f->access = aux ? 0 : TSOIFY_FP_SYNC, f->lo = TSOIFY_OBJ_ATOMIC_BLOCK; break;
+  case TSOIFY_EV_ATOMIC_END:
+    f->access = aux ? 0 : TSOIFY_FP_SYNC | TSOIFY_FP_RELEASE, f->lo = TSOIFY_OBJ_ATOMIC_BLOCK;
+    break;
+  case TSOIFY_EV_TOUCH: f->access = (uint8_t)(aux & (TSOIFY_FP_READ | TSOIFY_FP_WRITE)), f->hi = addr + value; break;
   case TSOIFY_EV_SPAWN: f->access = TSOIFY_FP_SYNC, f->lo = TSOIFY_OBJ_THREAD_TABLE; break;
   default: break;
   }

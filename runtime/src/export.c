@@ -87,6 +87,20 @@ int rt_x_memcmp(const void *a, const void *b, size_t n) {
   return 0;
 }
 
+/* ---- hooks for `verify --model sc` (ABI.md, "verify on an export") ----
+ *
+ * Out of line under these names, so the pass can replace them when it
+ * instruments an export: a step's bracket by a block that touches only
+ * what the step declares, and the declarations (rt.h RT_TOUCH) by events.
+ * For any other checker they are an atomic block and nothing. (At -O0 and
+ * with only SROA and CFG clean-up after it, nothing removes the calls to
+ * the empty function.) */
+#if RT_DECLARES
+__attribute__((noinline)) void rt_step_begin(void) { __VERIFIER_atomic_begin(); }
+__attribute__((noinline)) void rt_step_end(void) { __VERIFIER_atomic_end(); }
+__attribute__((noinline)) void rt_touch(uint64_t lo, uint64_t n, int how) { (void)lo, (void)n, (void)how; }
+#endif
+
 /* ---- one atomic step per operation ----
  *
  * Three ways, by build:
@@ -110,8 +124,8 @@ static pthread_mutex_t big_lock = PTHREAD_MUTEX_INITIALIZER;
 #define STEP_END() pthread_mutex_unlock(&big_lock)
 #define FAST_PATHS 0 /* checkers without atomic blocks may report data races */
 #else
-#define STEP_BEGIN() __VERIFIER_atomic_begin()
-#define STEP_END() __VERIFIER_atomic_end()
+#define STEP_BEGIN() rt_step_begin()
+#define STEP_END() rt_step_end()
 /* Every step is one more thing for the checker to interleave, so a thread
  * skips steps that cannot do anything, looking outside a step at state only
  * it can add to: its registration and the length of its own buffer (others
@@ -237,7 +251,8 @@ void rt_pending_need(int need) {
 /* The operation about to run may observe buffered stores: let any sequence
  * of flushes happen first, chosen one at a time (stop, or which entry).
  * Which buffers may flush: those holding bytes the operation reads or
- * writes, the caller's own when it drains or needs room, and, closed
+ * writes (all, when the program enters an atomic block), the caller's own
+ * when it drains or needs room, and, closed
  * under "holds an address another of them holds", every buffer whose
  * flushes could be ordered against theirs. A flush of any other buffer
  * touches nothing the operation or those flushes touch, so it commutes
@@ -266,6 +281,27 @@ static int after(const struct flush *f, const struct flush *last) {
   return !last || f->buf > last->buf || f->buf == last->buf || (f->lo < last->hi && last->lo < f->hi);
 }
 
+/* What choosing the flush set read (rt.h RT_TOUCH): whether any buffer
+ * holds the operation's bytes, and for each buffer in the set, all of it
+ * and whether any other holds what it holds. (Declared once for all
+ * buffers, through RT_SHADOW_ANY: a thread created later stores into
+ * those shadows too.) */
+static void declare_flush_set(const uint8_t *in) {
+  if (!RT_DECLARES) return;
+  if (pend_kind == PEND_ANY) RT_TOUCH(RT_SHADOW_ANY(0), RT_SHADOW_SPAN, TSOIFY_FP_READ); /* every entry */
+  else if (pend_kind != PEND_NONE) RT_TOUCH(RT_SHADOW_ANY(pend_addr), pend_size, TSOIFY_FP_READ);
+  for (int u = 0; u < NT; u++) {
+    if (!in[u]) continue;
+    int n = rt_mm_pending(u); /* declares u's whole buffer */
+    for (int k = 0; k < n; k++) {
+      uintptr_t lo;
+      uint32_t size;
+      rt_mm_entry_range(u, (uint32_t)k, &lo, &size);
+      RT_TOUCH(RT_SHADOW_ANY(lo), size, TSOIFY_FP_READ);
+    }
+  }
+}
+
 void rt_sched_point(void) {
   if (FLUSHERS) return; /* flusher threads do it */
   int t = rt_cur;
@@ -273,7 +309,8 @@ void rt_sched_point(void) {
   int drains = pend_kind == PEND_NONE || pend_need != NEED_NONE;
   for (int u = 0; u < RT_MAX_THREADS; u++) in[u] = 0; /* (an initialiser would be llvm.memset) */
   for (int u = 0; u < NT; u++)
-    in[u] = (u == t && drains) || (pend_kind != PEND_NONE && rt_mm_buffer_overlaps(u, pend_addr, pend_size));
+    in[u] = (u == t && drains) || pend_kind == PEND_ANY ||
+            (pend_kind != PEND_NONE && rt_mm_buffer_overlaps(u, pend_addr, pend_size));
   for (int grew = 1; grew;) {
     grew = 0;
     for (int u = 0; u < NT; u++)
@@ -282,6 +319,7 @@ void rt_sched_point(void) {
   }
   if (atomic_owner == t) /* inside its atomic block only its own buffer flushes */
     for (int u = 0; u < NT; u++) in[u] = u == t && in[u];
+  declare_flush_set(in);
   enum { MAX = RT_MAX_THREADS * RT_EXPORT_MAX_BOUND };
   struct flush last;
   int flushed = 0;
@@ -339,7 +377,7 @@ static void fence_step(void) {
     ring_drain(current());
     return;
   }
-  if (FAST_PATHS && (!initialised || !rt_mm_pending(current()))) return; /* nothing to drain */
+  if (FAST_PATHS && (!initialised || !rt_mm_pending_unobserved(current()))) return; /* nothing to drain */
   op_begin();
   drain_here();
   op_end();
@@ -752,7 +790,12 @@ void __tsoify_atomic_begin(void) {
   op_begin();
   int nested = atomic_owner == rt_cur;
   if (nested) atomic_depth++;
-  else drain_here();
+  else { /* inside, no other buffer flushes: any flush may matter to what it reads, so any may come first */
+    rt_pending(PEND_ANY, 0, 0);
+    rt_pending_need(NEED_EMPTY);
+    rt_sched_point();
+    own_drain(rt_cur);
+  }
   op_end();
   if (nested) return;
   __VERIFIER_atomic_begin();

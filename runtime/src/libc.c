@@ -123,6 +123,13 @@ uint32_t __tsoify_export_choice(uint32_t n, int kind) {
   return v;
 }
 
+/* In place of the export's rt_touch (rt.h RT_TOUCH): what the current
+ * runtime step reads or writes, as an event for the reduction. Its steps
+ * are declared blocks (threads.c __tsoify_export_step_begin). */
+void __tsoify_export_touch(uint64_t lo, uint64_t n, int how) {
+  rt_event(TSOIFY_EV_TOUCH, (const void *)(uintptr_t)lo, 0, n, rt_cur_loc, (uint32_t)how, 0);
+}
+
 void __tsoify_assume(int cond) {
   if (!cond) rt_block_forever();
 }

@@ -98,7 +98,15 @@ void rt_mm_init(void) {
 #endif
 }
 
-int rt_mm_pending(int t) { return (int)buffers[t].n; }
+int rt_mm_pending(int t) {
+  RT_TOUCH_BUFFER(t);
+  return (int)buffers[t].n;
+}
+
+/* The same without a footprint (rt.h RT_TOUCH): for the export's look at
+ * its own buffer outside a step, where only others' flushes can empty it,
+ * and an empty buffer is what a drain would leave anyway. */
+int rt_mm_pending_unobserved(int t) { return (int)buffers[t].n; }
 
 /* Unaligned accesses of one width (the program's accesses may be
  * unaligned; clang makes these single loads and stores, align 1). */
@@ -145,6 +153,7 @@ static int overlaps(const struct entry *e, uintptr_t a, uint64_t n) { return (e-
 static rt_val view(int t, const void *addr, uint32_t size, uint32_t *src) {
   struct buffer *b = &buffers[t];
   uintptr_t a = (uintptr_t)addr;
+  RT_TOUCH(RT_SHADOW(t, a), size, TSOIFY_FP_READ); /* which own entries cover it */
   if (!b->n) { /* the common case */
     *src = TSOIFY_SRC_MEMORY;
     return rt_mem_read(addr, size);
@@ -269,11 +278,18 @@ int rt_mem_cas(void *addr, rt_val *expected, rt_val desired, uint32_t n) {
   rt_end(TSOIFY_ST_INTERNAL, 0, "tsoify export: an atomic read-modify-write of %u bytes at %p (only aligned 1, 2, 4 and 8 bytes)", n, addr);
 }
 #else
-rt_val rt_mem_read(const void *addr, uint32_t n) { return rt_val_get(addr, n); }
+rt_val rt_mem_read(const void *addr, uint32_t n) {
+  RT_TOUCH(addr, n, TSOIFY_FP_READ);
+  return rt_val_get(addr, n);
+}
 
-void rt_mem_write(void *addr, uint32_t n, rt_val v) { rt_val_put(addr, n, v); }
+void rt_mem_write(void *addr, uint32_t n, rt_val v) {
+  RT_TOUCH(addr, n, TSOIFY_FP_WRITE);
+  rt_val_put(addr, n, v);
+}
 
 int rt_mem_cas(void *addr, rt_val *expected, rt_val desired, uint32_t n) {
+  RT_TOUCH(addr, n, TSOIFY_FP_READ | TSOIFY_FP_WRITE);
   rt_val old = rt_val_get(addr, n);
   int ok = old.w[0] == expected->w[0] && old.w[1] == expected->w[1];
   if (ok) rt_val_put(addr, n, desired);
@@ -283,6 +299,7 @@ int rt_mem_cas(void *addr, rt_val *expected, rt_val desired, uint32_t n) {
 #endif
 
 static void remove_entry(struct buffer *b, uint32_t idx) {
+  RT_TOUCH_ENTRY(b - buffers, b->e[idx].addr, b->e[idx].size);
 #ifdef TSOIFY_EXPORT
   /* field by field: a struct copy would be llvm.memmove, and a byte
    * copy would read the value at another width than it was written */
@@ -315,6 +332,7 @@ static int pso_flushable(const struct buffer *b, uint32_t i) {
 
 int rt_mm_flush_options(int t, uint32_t *idx, int max) {
   struct buffer *b = &buffers[t];
+  RT_TOUCH_BUFFER(t);
   if (!b->n) return 0;
   if (max <= 0) rt_end(TSOIFY_ST_INTERNAL, 0, "more than %d alternatives at one scheduling point", RT_MAX_OPTIONS);
   if (RT_MODEL == TSOIFY_MODEL_TSO) {
@@ -333,6 +351,7 @@ int rt_mm_flush_options(int t, uint32_t *idx, int max) {
 void rt_mm_drain(int t, uint32_t loc) {
   (void)loc;
   struct buffer *b = &buffers[t];
+  RT_TOUCH_BUFFER(t);
   while (b->n) rt_mm_flush_entry(t, 0); /* oldest first: valid under TSO and PSO */
 }
 
@@ -346,19 +365,20 @@ void rt_mm_barrier(int t) {
  * so running it without a scheduling point loses no behaviour. */
 int rt_mm_full(int t) {
   uint32_t k = RT_BOUND;
+  if (k) RT_TOUCH_BUFFER(t);
   return k && buffers[t].n >= k;
 }
 
 int rt_mm_store_needs_sched(int t, uint32_t order) {
   if (RT_MODEL == TSOIFY_MODEL_SC) return 1;
   if (order == ORD_SEQ_CST /* locked exchange on x86 */) return 1;
-  uint32_t k = RT_BOUND;
-  return k && buffers[t].n >= k;
+  return rt_mm_full(t);
 }
 
 static void append(struct buffer *b, uintptr_t a, uint32_t size, rt_val v, uint32_t loc) {
   if (b->n == BUFFER_CAPACITY)
     rt_end(TSOIFY_ST_INTERNAL, loc, "more than %u stores buffered by one thread; use --buffer-size to bound them", BUFFER_CAPACITY);
+  RT_TOUCH_ENTRY(b - buffers, a, size);
   struct entry *e = &b->e[b->n++];
   e->addr = a;
   e->size = size;
@@ -389,9 +409,8 @@ void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t orde
     return;
   }
   if (model == TSOIFY_MODEL_PSO && (order == 5 || order == 6)) rt_mm_barrier(t); /* release store */
-  uint32_t k = RT_BOUND;
   uint32_t evicted = 0;
-  if (k && b->n >= k) { /* full: the oldest entry (TSO) or a chosen one (PSO) leaves first */
+  if (rt_mm_full(t)) { /* full: the oldest entry (TSO) or a chosen one (PSO) leaves first */
     uint32_t idx[RT_MAX_OPTIONS];
     int m = rt_mm_flush_options(t, idx, RT_MAX_OPTIONS);
     uint32_t c = rt_choose((uint32_t)m, TSOIFY_CH_EVICT);
@@ -407,11 +426,14 @@ void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t orde
  * reused at once). Other entries keep their places. */
 void rt_mm_drop(int t, const void *addr, uint64_t size) {
   struct buffer *b = &buffers[t];
+  RT_TOUCH(RT_SHADOW(t, addr), size, TSOIFY_FP_READ);
   for (uint32_t k = 0; k < b->n;)
     if (overlaps(&b->e[k], (uintptr_t)addr, size)) remove_entry(b, k);
     else k++;
 }
 
+/* (no footprint: in an export the caller declares one read of
+ * RT_SHADOW_ANY for all buffers, see export.c rt_sched_point) */
 int rt_mm_buffer_overlaps(int u, const void *addr, uint64_t size) {
   const struct buffer *b = &buffers[u];
   for (uint32_t k = 0; k < b->n; k++)

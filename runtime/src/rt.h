@@ -75,6 +75,46 @@ uint64_t rt_value_of(const void *bytes, uint32_t size);
 #define rt_event(...) ((void)0) /* no explorer to log for */
 #endif
 
+/* Footprint declarations (export with atomic-block steps only; ABI.md,
+ * "verify on an export"). A checker sees a runtime step as one atomic
+ * block and cannot tell what it touched, so it must order every two steps
+ * of different threads. Each step therefore says what it reads and writes,
+ * in two address spaces: program memory at its own addresses, and the
+ * store buffers as shadow ranges above every user address:
+ *   RT_SHADOW(u, a)  "u's buffer holds an entry for byte a" (bits 48-55:
+ *                    u + 1; the whole buffer is [RT_SHADOW(u, 0),
+ *                    RT_SHADOW(u + 1, 0)));
+ *   RT_SHADOW_ANY(a) "some buffer holds an entry for byte a" (bits 48-55
+ *                    zero), so a step can ask all buffers, even those of
+ *                    threads not yet created, with one declaration.
+ * A buffer entry's arrival and departure write both. rt_touch is an empty
+ * function in the export, so other checkers ignore it; `verify --model sc`
+ * replaces it by its own (the pass, export.rs) and turns each call into an
+ * event with that footprint. */
+#if defined(TSOIFY_EXPORT) && !defined(TSOIFY_EXPORT_MUTEX)
+#define RT_DECLARES 1
+#else
+#define RT_DECLARES 0
+#endif
+#define RT_SHADOW_BIT (1ull << 63)
+#define RT_SHADOW(u, a) (RT_SHADOW_BIT | (uint64_t)((u) + 1) << 48 | (uint64_t)(a))
+#define RT_SHADOW_ANY(a) (RT_SHADOW_BIT | (uint64_t)(a))
+#define RT_SHADOW_SPAN (1ull << 48) /* the length of one buffer's shadow */
+#if RT_DECLARES
+void rt_touch(uint64_t lo, uint64_t n, int how); /* how: TSOIFY_FP_READ or TSOIFY_FP_WRITE */
+#define RT_TOUCH(lo, n, how) rt_touch((uint64_t)(lo), (uint64_t)(n), (how))
+#else
+#define RT_TOUCH(lo, n, how) ((void)0)
+#endif
+/* an entry of u for [a, a+n) arrives or leaves */
+#define RT_TOUCH_ENTRY(u, a, n)                        \
+  do {                                                 \
+    RT_TOUCH(RT_SHADOW(u, a), n, TSOIFY_FP_WRITE);     \
+    RT_TOUCH(RT_SHADOW_ANY(a), n, TSOIFY_FP_WRITE);    \
+  } while (0)
+/* the step depends on everything in u's buffer (its order, its count) */
+#define RT_TOUCH_BUFFER(u) RT_TOUCH(RT_SHADOW(u, 0), RT_SHADOW_SPAN, TSOIFY_FP_READ)
+
 /* ---- api.c ---- */
 /* memcpy/memset move their 8-byte pieces through these, so each piece is
  * one operation: the ABI entry points natively, export.c's atomic wrappers
@@ -177,6 +217,7 @@ int rt_mm_store_needs_sched(int t, uint32_t order);
 void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t order, uint32_t loc);
 void rt_mm_drain(int t, uint32_t loc);      /* flush the whole buffer of t */
 int rt_mm_pending(int t);                   /* entries buffered by t */
+int rt_mm_pending_unobserved(int t);        /* the same, with no footprint (memmodel.c) */
 int rt_mm_full(int t);                      /* t's buffer is at the bound */
 void rt_mm_barrier(int t);                  /* PSO store-store barrier */
 void rt_mm_drop(int t, const void *addr, uint64_t size); /* free / frame end */

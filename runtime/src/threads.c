@@ -427,8 +427,14 @@ int __tsoify_pthread_cond_signal(pthread_cond_t *c) {
 int __tsoify_pthread_cond_broadcast(pthread_cond_t *c) { return __tsoify_pthread_cond_signal(c); }
 
 /* __VERIFIER_atomic_begin/end: no other thread runs (or flushes) in between.
- * Entering drains the buffer, as a locked instruction would. */
-void __tsoify_atomic_begin(void) {
+ * Entering drains the buffer, as a locked instruction would. A block is
+ * `declared` when it is a step of an export's runtime (ABI.md, "verify on
+ * an export"): its events then say what it touches (TSOIFY_EV_TOUCH), so
+ * its begin and end touch nothing; a program's own block touches the one
+ * block object, which orders it against every other block. */
+static int atomic_declared;
+
+static void atomic_begin(int declared) {
   if (atomic_owner == rt_cur) {
     atomic_depth++;
     return;
@@ -439,13 +445,20 @@ void __tsoify_atomic_begin(void) {
   rt_mm_drain(rt_cur, rt_cur_loc);
   atomic_owner = rt_cur;
   atomic_depth = 1;
-  rt_event(TSOIFY_EV_ATOMIC_BEGIN, 0, 0, 0, rt_cur_loc, 0, 0);
+  atomic_declared = declared;
+  rt_event(TSOIFY_EV_ATOMIC_BEGIN, 0, 0, 0, rt_cur_loc, (uint32_t)declared, 0);
 }
+
+void __tsoify_atomic_begin(void) { atomic_begin(0); }
+
+void __tsoify_export_step_begin(void) { atomic_begin(1); }
 
 void __tsoify_atomic_end(void) {
   if (atomic_owner != rt_cur) return;
   if (--atomic_depth > 0) return;
   rt_mm_drain(rt_cur, rt_cur_loc); /* no one else runs inside the block */
   atomic_owner = -1;
-  rt_event(TSOIFY_EV_ATOMIC_END, 0, 0, 0, rt_cur_loc, 0, 0);
+  rt_event(TSOIFY_EV_ATOMIC_END, 0, 0, 0, rt_cur_loc, (uint32_t)atomic_declared, 0);
 }
+
+void __tsoify_export_step_end(void) { __tsoify_atomic_end(); }

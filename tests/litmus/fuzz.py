@@ -21,6 +21,13 @@ and executions cut by a failed assume). Program i of seed S is named
 fuzz_S_i and does not depend on --count, so `--only i` (with the same
 --max-ops and --atomic) reruns it.
 
+With --export, each TSO/PSO config is checked through export mode instead:
+`tsoify --export --model M --buffer-size K` (K = 32 for the unbounded
+configs: these programs never buffer that many stores), then `verify
+--model sc` on the exported module, against the oracle's set for M and K.
+That checks the export's encoding of the model and the reduction over its
+runtime steps (each an atomic block that declares what it touches).
+
 Verdicts per program: OK (all sets equal); PARTIAL (verify hit --timeout but
 what it found so far is a subset of the oracle's set: not a failure);
 MISMATCH (the sets differ; the program is then shrunk by removing ops while
@@ -251,12 +258,29 @@ def write_c(workdir, t):
     return path
 
 
+EXPORT_UNBOUNDED = 32  # the bound an unbounded config is exported with
+
+
+def export(tools, c_path, model, bound):
+    k = bound or EXPORT_UNBOUNDED
+    out = "%s.%s%d.sc.bc" % (c_path[:-2], model, k)
+    p = run_tool([tools.tsoify, "--export", "--model", model, "--buffer-size",
+                  str(k), c_path, "-o", out], timeout=120)
+    if p.returncode != 0:
+        raise ToolError("tsoify --export failed: %s" % p.stderr.strip())
+    return out
+
+
 def run_checks(tools, workdir, t, cfgs):
     """A Check for each (model, bound) config."""
-    prog = build(tools, write_c(workdir, t))
+    c_path = write_c(workdir, t)
+    prog = build(tools, c_path)
     checks = []
     for model, bound in cfgs:
-        got, complete = verify_outcomes(tools, prog, model, bound)
+        if tools.export and model != "sc":
+            got, complete = verify_outcomes(tools, export(tools, c_path, model, bound), "sc", 0)
+        else:
+            got, complete = verify_outcomes(tools, prog, model, bound)
         checks.append(Check(model, bound, got, oracle.outcomes(t, model, bound),
                             complete))
     return checks
@@ -430,6 +454,9 @@ def parse_args(argv):
                     help="verify's partial order reduction (default source)")
     ap.add_argument("--bounds", type=int_list, default=[0],
                     help="TSO store-buffer bounds, 0 = unbounded (default 0)")
+    ap.add_argument("--export", action="store_true",
+                    help="check TSO/PSO through `tsoify --export` and "
+                    "`verify --model sc` on the export")
     ap.add_argument("--keep", help="directory for failing programs")
     ap.add_argument("--tsoify", default=None)
     ap.add_argument("--verify", default=None)
@@ -452,7 +479,8 @@ def rerun_command(a, index, model, bound):
     return "python3 %s --seed %d --max-ops %d%s --only %d --models %s " \
         "--bounds %d --por %s --tsoify %s --verify %s" % (
             os.path.abspath(__file__), a.seed, a.max_ops,
-            (" --atomic" if a.atomic else "") + (" --three-threads" if a.three_threads else ""), index, model,
+            (" --atomic" if a.atomic else "") + (" --three-threads" if a.three_threads else "")
+            + (" --export" if a.export else ""), index, model,
             bound, a.por, a.tsoify, a.verify)
 
 
