@@ -33,6 +33,10 @@ pub const EV_ATOMIC_BEGIN: u8 = 14;
 pub const EV_ATOMIC_END: u8 = 15;
 /// A runtime step of an export declares what it touches (verify on an export)
 pub const EV_TOUCH: u8 = 20;
+/// __VERIFIER_assume(false): the thread stops for good
+pub const EV_ASSUME_FAILED: u8 = 21;
+/// the violation that ended an execution
+pub const EV_ERROR: u8 = 13;
 const CMD_RUN: u32 = 1;
 const CMD_QUIT: u32 = 2;
 

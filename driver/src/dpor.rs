@@ -117,6 +117,14 @@ pub struct Node {
     /// not be followed, a race could not be written as a wakeup sequence, or
     /// the event log overflowed)
     pub explore_all: bool,
+    /// everything the step chosen here touched in the executions of its
+    /// subtree so far, when that step makes value choices (each execution
+    /// shows one alternative's footprint; all of them together describe
+    /// the step once every alternative has run): see `seen_footprints`
+    pub variants: Vec<Footprint>,
+    /// an execution of the subtree had its event log cut: `variants` may
+    /// lack some alternative
+    pub variants_cut: bool,
 }
 
 impl Node {
@@ -139,6 +147,8 @@ impl Node {
             explored: vec![],
             wut: vec![],
             explore_all: false,
+            variants: vec![],
+            variants_cut: false,
         }
     }
 
@@ -319,11 +329,39 @@ impl Steps {
     }
 }
 
-/// The step the execution took at scheduling node `k` of `path`.
+/// The step the execution took at scheduling node `k` of `path`. A step
+/// with value choices is open (dependent with everything) unless all its
+/// alternatives have run and `seen_footprints` gathered them all:
+/// then it is the union of what they touched, which sleeps soundly (an
+/// event independent of every alternative leaves the step's choices and
+/// each alternative's effect as they were).
 pub fn step_at(path: &[Node], events: &[Event], k: usize) -> Rc<Step> {
     let steps = Steps::new(path, events);
     let s = steps.node.iter().position(|&n| n == k).expect("a scheduling node");
-    Rc::new(steps.describe(s, path, events))
+    let mut step = steps.describe(s, path, events);
+    if step.open && !path[k].variants_cut && !path[k].variants.is_empty() {
+        step.fps = path[k].variants.clone();
+        step.open = false;
+    }
+    Rc::new(step)
+}
+
+/// After an execution: add the footprint of each step with value choices
+/// to what its node has seen (`Node::variants`).
+pub fn seen_footprints(path: &mut [Node], events: &[Event]) {
+    let steps = Steps::new(path, events);
+    for s in 0..steps.node.len() {
+        let step = steps.describe(s, path, events);
+        if !step.open {
+            continue;
+        }
+        let seen = &mut path[steps.node[s]].variants;
+        for f in step.fps {
+            if !seen.contains(&f) {
+                seen.push(f);
+            }
+        }
+    }
 }
 
 /// Happens-before over the events of one execution, as vector clocks in
@@ -632,6 +670,36 @@ pub fn add_backtracks(path: &mut [Node], events: &[Event]) {
 fn sleeps_differently(node: &Node, step: &Step) -> bool {
     let mut same_proc = node.sleep.iter().chain(&node.explored).filter(|z| z.proc == step.proc).peekable();
     same_proc.peek().is_some() && !same_proc.any(|z| z.same_as(step))
+}
+
+/// An assume that fails makes its execution infeasible, and the runtime
+/// stops its thread for good while the others run on. A violation they
+/// reach afterwards is still real when it does not depend on a failed
+/// assume: what is infeasible is the assume and what follows it, or, in
+/// an atomic block, the whole block (it happens entirely or not at all).
+/// Dropping those and every event that happens after one of them leaves a
+/// prefix closed under happens-before: an execution in which no assume
+/// failed and that reaches the violation. Neither reduction would try that
+/// order on its own (a failed assume that conflicts with nothing has no
+/// race to reverse), and without reduction a thread's operations up to an
+/// assume can be one step, with no schedule between them. Returns the
+/// events of that execution, or None when the violation needs a failed
+/// assume (or there is no violation event).
+pub fn beside_failed_assumes(events: &[Event]) -> Option<Vec<Event>> {
+    use crate::channel::{EV_ASSUME_FAILED, EV_ERROR};
+    let v = events.iter().rposition(|e| e.kind == EV_ERROR)?;
+    let blocks = Blocks::new(events);
+    // where each infeasible part begins: it happens before the rest of it
+    let failed: Vec<usize> = (0..events.len()).filter(|&f| events[f].kind == EV_ASSUME_FAILED).map(|f| blocks.start[f]).collect();
+    if failed.is_empty() {
+        return None;
+    }
+    let a = analyze(events);
+    let after_a_failed_step = |i: usize| failed.iter().any(|&x| a.clocks.hb(events, x, i));
+    if after_a_failed_step(v) {
+        return None;
+    }
+    Some((0..events.len()).filter(|&i| !after_a_failed_step(i)).map(|i| events[i]).collect())
 }
 
 /// What optimal DPOR did with the races of one execution.

@@ -209,6 +209,15 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
         }
         stats.executions += 1;
         let s = server.shm();
+        // a violation after a failed assume: real when it does not depend on the failed steps
+        let mut witness: Option<Vec<channel::Event>> = None;
+        if s.flags & channel::FL_ASSUME_FAILED != 0 && matches!(status, Status::Assert | Status::ReachError | Status::Abort) {
+            let n = (s.n_events as usize).min(s.events.len());
+            witness = if s.flags & channel::FL_EVENTS_TRUNC == 0 { dpor::beside_failed_assumes(&s.events[..n]) } else { None };
+            if witness.is_none() {
+                status = Status::Assume;
+            }
+        }
         if optimal && s.events[..(s.n_events as usize).min(s.events.len())].iter().any(|e| e.kind == channel::EV_ATOMIC_BEGIN) {
             stats.seconds = start.elapsed().as_secs_f64();
             return Ok(Exploration { stats, violation: None, not_robust: None, outcomes: BTreeMap::new(), por: cfg.por, notes: vec![], optimal_gave_way: true });
@@ -231,7 +240,10 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
             }
             _ => {}
         }
-        if status != Status::Assume && s.outcome_len > 0 {
+        // (an execution in which an assume failed reports no outcome, even
+        // with a violation kept above: the witness may end before it)
+        let no_assume_failed = s.flags & channel::FL_ASSUME_FAILED == 0;
+        if status != Status::Assume && no_assume_failed && s.outcome_len > 0 {
             let text = channel::c_text(&s.outcome, s.outcome_len as usize);
             let e = outcomes.entry(text).or_default();
             e.0 += 1;
@@ -256,7 +268,7 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
                 signal: s.signal,
                 thread: s.status_thread,
                 loc: s.status_loc,
-                events: s.events[..n].to_vec(),
+                events: witness.take().unwrap_or_else(|| s.events[..n].to_vec()),
                 events_truncated: s.flags & channel::FL_EVENTS_TRUNC != 0,
                 outcome: channel::c_text(&s.outcome, s.outcome_len as usize),
             });
@@ -264,7 +276,7 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
                 break;
             }
         }
-        if cfg.robustness && status != Status::Assume && s.flags & channel::FL_EVENTS_TRUNC == 0 {
+        if cfg.robustness && status != Status::Assume && no_assume_failed && s.flags & channel::FL_EVENTS_TRUNC == 0 {
             let events = &s.events[..s.n_events as usize];
             if let Some(r) = crate::robust::check(events) {
                 not_robust = Some((r, events.to_vec()));
@@ -291,10 +303,14 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
         }
         let events = &s.events[..s.n_events as usize];
         if reduce {
+            if s.flags & channel::FL_EVENTS_TRUNC == 0 {
+                dpor::seen_footprints(&mut path, events);
+            }
             if s.flags & channel::FL_EVENTS_TRUNC != 0 {
                 // no complete footprint: explore this execution's nodes in full
                 stats.events_truncated += 1;
                 for node in path.iter_mut() {
+                    node.variants_cut = true;
                     node.backtrack = (0..node.count).collect();
                     node.explore_all = true;
                 }
@@ -332,9 +348,13 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
         };
         let alt = path[k].next(optimal).unwrap();
         if path[k].schedule && reduce {
-            // what ran here so far sleeps through the siblings
+            // what ran here so far sleeps through the siblings (a step
+            // with value choices: all of them, if every execution of the
+            // subtree showed its footprint)
             let step = dpor::step_at(&path, events, k);
             path[k].explored.push(step);
+            path[k].variants.clear();
+            path[k].variants_cut = false;
         }
         path.truncate(k + 1);
         let node = &mut path[k];

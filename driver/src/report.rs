@@ -161,6 +161,7 @@ fn step(n: usize, e: &Event, v: &Violation, info: &ProgramInfo) -> TraceStep {
         17 => ("cond signal".into(), None, "fence".into()),
         18 => (format!("free {} bytes", e.value), None, "own entries dropped".into()),
         19 => (format!("await wakes: {var} is now {val}"), Some(val), "spin loop re-reads".into()),
+        21 => ("assume failed: the thread stops".into(), None, String::new()),
         k => (format!("event {k}"), None, String::new()),
     };
     let function = info.loc(e.loc).map(|l| l.func.clone()).unwrap_or_default();

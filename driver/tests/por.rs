@@ -235,3 +235,24 @@ fn endings_do_not_hide_other_threads() {
         }
     }
 }
+
+/// A failed assume makes only itself (and in an atomic block, the whole
+/// block) infeasible: a violation of another thread that does not depend
+/// on it is real, and its counterexample leaves the failed assume out.
+#[test]
+fn a_violation_beside_a_failed_assume_is_real() {
+    let cases = [("beside", 1, "t2"), ("store-before", 1, "t2"), ("store-in-block", 0, "")];
+    for (name, want, in_function) in cases {
+        let src = repo().join("tests/programs/assume").join(format!("{name}.c"));
+        for model in ["sc", "tso", "pso"] {
+            for por in ["none", "source", "optimal"] {
+                let (code, out, err) = run_verify(&["--model", model, "--por", por, src.to_str().unwrap()]);
+                assert_eq!(code, want, "{name} under {model}, --por {por}: {out}{err}");
+                if want == 1 {
+                    assert!(out.contains(&format!("void *{in_function}(void *): assertion")), "{name}: {out}");
+                    assert!(!out.contains("assume failed"), "{name}: the counterexample shows the failed assume: {out}");
+                }
+            }
+        }
+    }
+}

@@ -62,7 +62,8 @@ enum tsoify_status {
 #define TSOIFY_FL_EVENTS_TRUNC    2u /* event log full */
 #define TSOIFY_FL_GUIDE_BROKEN    4u /* the guide named a process that was not enabled */
 #define TSOIFY_FL_SLEEP_TRUNC     8u /* sleep_procs[] full: later choices report no sleepers */
-#define TSOIFY_FL_ASSUME_FAILED  16u /* an assume failed: the execution is discarded however it ends */
+#define TSOIFY_FL_ASSUME_FAILED  16u /* an assume failed: the execution is discarded however it ends,
+                                        unless the explorer finds its violation independent of it */
 #define TSOIFY_FL_UNROLL_CUT     32u /* a thread was stopped by --unroll: the execution ends as UNROLL
                                         unless another thread finds a violation first */
 
@@ -155,6 +156,7 @@ enum tsoify_event_kind {
   TSOIFY_EV_TOUCH = 20,      /* a step of an export's runtime declares a footprint (verify on an
                                 export only): [addr, addr+value), aux = TSOIFY_FP_READ/WRITE;
                                 addr may be a store-buffer shadow (runtime/src/rt.h RT_SHADOW) */
+  TSOIFY_EV_ASSUME_FAILED = 21, /* __VERIFIER_assume(false): the thread stops for good */
 };
 
 #define TSOIFY_SRC_OWN_BUFFER 1u /* some bytes came from the thread's own buffer */

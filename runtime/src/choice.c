@@ -269,8 +269,13 @@ void rt_event(int kind, const void *addr, uint32_t size, uint64_t value, uint32_
 
 _Noreturn void rt_end(int status, uint32_t loc, const char *fmt, ...) {
   struct tsoify_shm *s = rt_shm;
-  /* after a failed assume the path is infeasible: nothing on it counts */
-  if ((s->flags & TSOIFY_FL_ASSUME_FAILED) && status != TSOIFY_ST_INTERNAL && status != TSOIFY_ST_SLEEP_BLOCKED)
+  /* after a failed assume the path is infeasible: nothing on it counts,
+   * except a violation at an event of a thread, which the explorer keeps
+   * when it does not depend on any failed assume (the execution without
+   * the failed steps reaches it: explore.rs, dpor.rs beside_failed_assumes) */
+  int at_an_event = status == TSOIFY_ST_ASSERT || status == TSOIFY_ST_REACH_ERROR || status == TSOIFY_ST_ABORT;
+  if ((s->flags & TSOIFY_FL_ASSUME_FAILED) && !at_an_event && status != TSOIFY_ST_INTERNAL &&
+      status != TSOIFY_ST_SLEEP_BLOCKED)
     status = TSOIFY_ST_ASSUME, fmt = 0;
   /* a thread was cut: an ending without a violation is not the program's */
   if ((s->flags & TSOIFY_FL_UNROLL_CUT) && (status == TSOIFY_ST_DONE || status == TSOIFY_ST_DEADLOCK || status == TSOIFY_ST_LIVELOCK))

@@ -201,11 +201,12 @@ static _Noreturn void stop_current(void) {
 
 _Noreturn void rt_block_forever(void) {
   rt_shm->flags |= TSOIFY_FL_ASSUME_FAILED;
+  rt_event(TSOIFY_EV_ASSUME_FAILED, 0, 0, 0, rt_cur_loc, 0, 0);
   /* inside an atomic block (an assume in a __VERIFIER_atomic_ function):
    * let the others run on, so their races with the block are seen */
   if (atomic_owner == rt_cur) atomic_owner = -1, atomic_depth = 0;
-  /* without reduction nothing would use the rest: end here */
-  if (!rt_shm->por) rt_end(TSOIFY_ST_ASSUME, rt_cur_loc, 0);
+  /* the others run on, with or without reduction: a violation they reach
+   * that does not depend on this assume is real (the explorer checks) */
   stop_current();
 }
 
