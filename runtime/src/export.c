@@ -250,14 +250,12 @@ void rt_pending_need(int need) {
 
 /* The operation about to run may observe buffered stores: let any sequence
  * of flushes happen first, chosen one at a time (stop, or which entry).
- * Which buffers may flush: those holding bytes the operation reads or
- * writes (all, when the program enters an atomic block), the caller's own
- * when it drains or needs room, and, closed
- * under "holds an address another of them holds", every buffer whose
- * flushes could be ordered against theirs. A flush of any other buffer
- * touches nothing the operation or those flushes touch, so it commutes
- * with them and can wait for an operation that observes it: every TSO/PSO
- * execution has an equivalent one whose flushes all happen here.
+ * Which entries may flush: those the operation could observe and those
+ * whose flushes could be ordered against theirs (mark_flush_set below).
+ * A flush of any other entry touches nothing the operation or those
+ * flushes touch, so it commutes with them and can wait for an operation
+ * that observes it: every TSO/PSO execution has an equivalent one whose
+ * flushes all happen at such points.
  *
  * Each choice is one more branch for the checker, so only one order of
  * each class of equivalent flush sequences is offered: two adjacent
@@ -281,19 +279,91 @@ static int after(const struct flush *f, const struct flush *last) {
   return !last || f->buf > last->buf || f->buf == last->buf || (f->lo < last->hi && last->lo < f->hi);
 }
 
+/* Which entries may flush before the operation (bit i of may_flush[u]:
+ * entry i of u's buffer, indices as they are now). Those holding bytes the
+ * operation reads or writes (every entry when the program enters an
+ * atomic block), the caller's own when it drains or needs room, and,
+ * closed under two rules: the entries that must leave before a marked one
+ * (its buffer's older ones under TSO; under PSO the older ones to the same
+ * bytes or before a barrier), and every other buffer's entries to bytes a
+ * marked one writes (so their flushes can be ordered either way against
+ * it). Flushing any other entry here commutes with the operation and with
+ * the marked flushes, and it can wait for a step that observes it.
+ * (Before, the closure took whole buffers: a buffer holding one address a
+ * marked entry holds brought all its entries, and each could then reach
+ * memory at many steps: many more executions of one state.) */
+static uint32_t may_flush[RT_MAX_THREADS];
+
+static int mark(int u, uint32_t i) {
+  if (may_flush[u] >> i & 1) return 0;
+  may_flush[u] |= 1u << i;
+  return 1;
+}
+
+static void mark_flush_set(int t) {
+  int drains = pend_kind == PEND_NONE || pend_need != NEED_NONE;
+  for (int u = 0; u < RT_MAX_THREADS; u++) may_flush[u] = 0;
+  for (int u = 0; u < NT; u++) {
+    uint32_t n = (uint32_t)rt_mm_pending_unobserved(u);
+    for (uint32_t i = 0; i < n; i++) {
+      uintptr_t lo;
+      uint32_t size;
+      rt_mm_entry_range(u, i, &lo, &size);
+      if ((u == t && drains) || pend_kind == PEND_ANY ||
+          (pend_kind != PEND_NONE && lo < (uintptr_t)pend_addr + pend_size && (uintptr_t)pend_addr < lo + size))
+        mark(u, i);
+    }
+  }
+  for (int grew = 1; grew;) {
+    grew = 0;
+    for (int u = 0; u < NT; u++) {
+      uint32_t n = (uint32_t)rt_mm_pending_unobserved(u);
+      for (uint32_t i = 0; i < n; i++) {
+        if (!(may_flush[u] >> i & 1)) continue;
+        for (uint32_t j = 0; j < i; j++)
+          if (rt_mm_must_precede(u, j, i)) grew |= mark(u, j);
+        uintptr_t lo;
+        uint32_t size;
+        rt_mm_entry_range(u, i, &lo, &size);
+        for (int v = 0; v < NT; v++) {
+          if (v == u) continue;
+          uint32_t m = (uint32_t)rt_mm_pending_unobserved(v);
+          for (uint32_t k = 0; k < m; k++) {
+            uintptr_t lo2;
+            uint32_t size2;
+            rt_mm_entry_range(v, k, &lo2, &size2);
+            if (lo2 < lo + size && lo < lo2 + size2) grew |= mark(v, k);
+          }
+        }
+      }
+    }
+  }
+  if (atomic_owner == t) /* inside its atomic block only its own buffer flushes */
+    for (int u = 0; u < NT; u++)
+      if (u != t) may_flush[u] = 0;
+}
+
+/* Entry idx of u left: the marks above it move down one. */
+static void unmark_flushed(int u, uint32_t idx) {
+  uint32_t below = may_flush[u] & ((1u << idx) - 1);
+  may_flush[u] = below | ((may_flush[u] >> (idx + 1)) << idx);
+}
+
 /* What choosing the flush set read (rt.h RT_TOUCH): whether any buffer
- * holds the operation's bytes, and for each buffer in the set, all of it
- * and whether any other holds what it holds. (Declared once for all
- * buffers, through RT_SHADOW_ANY: a thread created later stores into
- * those shadows too.) */
-static void declare_flush_set(const uint8_t *in) {
+ * holds the operation's bytes, and for each buffer with a marked entry,
+ * all of it and whether any other holds what its marked entries hold.
+ * (Declared once for all buffers, through RT_SHADOW_ANY: a thread created
+ * later stores into those shadows too.) */
+static void declare_flush_set(int t) {
   if (!RT_DECLARES) return;
+  if (pend_kind == PEND_NONE || pend_need != NEED_NONE) RT_TOUCH_BUFFER(t); /* drains: all of its own, or that it is empty */
   if (pend_kind == PEND_ANY) RT_TOUCH(RT_SHADOW_ANY(0), RT_SHADOW_SPAN, TSOIFY_FP_READ); /* every entry */
   else if (pend_kind != PEND_NONE) RT_TOUCH(RT_SHADOW_ANY(pend_addr), pend_size, TSOIFY_FP_READ);
   for (int u = 0; u < NT; u++) {
-    if (!in[u]) continue;
+    if (!may_flush[u]) continue;
     int n = rt_mm_pending(u); /* declares u's whole buffer */
     for (int k = 0; k < n; k++) {
+      if (!(may_flush[u] >> k & 1)) continue;
       uintptr_t lo;
       uint32_t size;
       rt_mm_entry_range(u, (uint32_t)k, &lo, &size);
@@ -305,21 +375,8 @@ static void declare_flush_set(const uint8_t *in) {
 void rt_sched_point(void) {
   if (FLUSHERS) return; /* flusher threads do it */
   int t = rt_cur;
-  uint8_t in[RT_MAX_THREADS];
-  int drains = pend_kind == PEND_NONE || pend_need != NEED_NONE;
-  for (int u = 0; u < RT_MAX_THREADS; u++) in[u] = 0; /* (an initialiser would be llvm.memset) */
-  for (int u = 0; u < NT; u++)
-    in[u] = (u == t && drains) || pend_kind == PEND_ANY ||
-            (pend_kind != PEND_NONE && rt_mm_buffer_overlaps(u, pend_addr, pend_size));
-  for (int grew = 1; grew;) {
-    grew = 0;
-    for (int u = 0; u < NT; u++)
-      for (int v = 0; v < NT && !in[u]; v++)
-        if (in[v] && rt_mm_buffers_overlap(u, v)) in[u] = 1, grew = 1;
-  }
-  if (atomic_owner == t) /* inside its atomic block only its own buffer flushes */
-    for (int u = 0; u < NT; u++) in[u] = u == t && in[u];
-  declare_flush_set(in);
+  mark_flush_set(t);
+  declare_flush_set(t);
   enum { MAX = RT_MAX_THREADS * RT_EXPORT_MAX_BOUND };
   struct flush last;
   int flushed = 0;
@@ -328,9 +385,10 @@ void rt_sched_point(void) {
     uint32_t idx[MAX];
     int n = 0;
     for (int u = 0; u < NT; u++) {
-      if (!in[u]) continue;
+      if (!may_flush[u]) continue;
       int k = rt_mm_flush_options(u, idx, MAX - n);
       for (int i = 0; i < k; i++) {
+        if (!(may_flush[u] >> idx[i] & 1)) continue;
         struct flush *f = &opt[n];
         uint32_t size;
         f->buf = (uint8_t)u, f->idx = idx[i];
@@ -351,6 +409,7 @@ void rt_sched_point(void) {
     uint32_t c = rt_choose((uint32_t)m + (uint32_t)may_stop, TSOIFY_CH_SCHEDULE);
     if (may_stop && c-- == 0) break;
     rt_mm_flush_entry(opt[c].buf, opt[c].idx);
+    unmark_flushed(opt[c].buf, opt[c].idx);
     copy_flush(&last, &opt[c]), flushed = 1;
   }
   pend_kind = PEND_NONE, pend_need = NEED_NONE;

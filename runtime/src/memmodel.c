@@ -330,6 +330,13 @@ static int pso_flushable(const struct buffer *b, uint32_t i) {
   return 1;
 }
 
+int rt_mm_must_precede(int t, uint32_t j, uint32_t i) {
+  const struct buffer *b = &buffers[t];
+  if (j >= i) return 0;
+  if (RT_MODEL == TSOIFY_MODEL_TSO) return 1;
+  return overlaps(&b->e[j], b->e[i].addr, b->e[i].size) || b->e[j].epoch < b->e[i].epoch;
+}
+
 int rt_mm_flush_options(int t, uint32_t *idx, int max) {
   struct buffer *b = &buffers[t];
   RT_TOUCH_BUFFER(t);
