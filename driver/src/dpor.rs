@@ -349,6 +349,9 @@ pub fn step_at(path: &[Node], events: &[Event], k: usize) -> Rc<Step> {
 /// After an execution: add the footprint of each step with value choices
 /// to what its node has seen (`Node::variants`).
 pub fn seen_footprints(path: &mut [Node], events: &[Event]) {
+    if path.iter().all(|n| n.schedule) {
+        return; // no value choice: no open step
+    }
     let steps = Steps::new(path, events);
     for s in 0..steps.node.len() {
         let step = steps.describe(s, path, events);

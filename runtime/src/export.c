@@ -300,8 +300,11 @@ static int mark(int u, uint32_t i) {
   return 1;
 }
 
+/* The pending operation empties the caller's buffer or needs room in it. */
+static int drains_own(void) { return pend_kind == PEND_NONE || pend_need != NEED_NONE; }
+
 static void mark_flush_set(int t) {
-  int drains = pend_kind == PEND_NONE || pend_need != NEED_NONE;
+  int drains = drains_own();
   for (int u = 0; u < RT_MAX_THREADS; u++) may_flush[u] = 0;
   for (int u = 0; u < NT; u++) {
     uint32_t n = (uint32_t)rt_mm_pending_unobserved(u);
@@ -310,7 +313,7 @@ static void mark_flush_set(int t) {
       uint32_t size;
       rt_mm_entry_range(u, i, &lo, &size);
       if ((u == t && drains) || pend_kind == PEND_ANY ||
-          (pend_kind != PEND_NONE && lo < (uintptr_t)pend_addr + pend_size && (uintptr_t)pend_addr < lo + size))
+          (pend_kind != PEND_NONE && rt_ranges_overlap(lo, size, (uintptr_t)pend_addr, pend_size)))
         mark(u, i);
     }
   }
@@ -332,7 +335,7 @@ static void mark_flush_set(int t) {
             uintptr_t lo2;
             uint32_t size2;
             rt_mm_entry_range(v, k, &lo2, &size2);
-            if (lo2 < lo + size && lo < lo2 + size2) grew |= mark(v, k);
+            if (rt_ranges_overlap(lo, size, lo2, size2)) grew |= mark(v, k);
           }
         }
       }
@@ -356,7 +359,7 @@ static void unmark_flushed(int u, uint32_t idx) {
  * later stores into those shadows too.) */
 static void declare_flush_set(int t) {
   if (!RT_DECLARES) return;
-  if (pend_kind == PEND_NONE || pend_need != NEED_NONE) RT_TOUCH_BUFFER(t); /* drains: all of its own, or that it is empty */
+  if (drains_own()) RT_TOUCH_BUFFER(t); /* all of its own, or that it is empty */
   if (pend_kind == PEND_ANY) RT_TOUCH(RT_SHADOW_ANY(0), RT_SHADOW_SPAN, TSOIFY_FP_READ); /* every entry */
   else if (pend_kind != PEND_NONE) RT_TOUCH(RT_SHADOW_ANY(pend_addr), pend_size, TSOIFY_FP_READ);
   for (int u = 0; u < NT; u++) {
@@ -513,9 +516,7 @@ static uint32_t look_head(int t) { return known_head[t] = ATOMIC_GET(ring_head[t
 
 static const struct ring_slot *slot_at(int t, uint32_t k) { return &ring[t][k % RT_BOUND]; }
 
-static int slot_overlaps(const struct ring_slot *e, uintptr_t a, uint64_t n) {
-  return (e->addr < a + n) & (a < e->addr + e->size); /* branch-free: see memmodel.c overlaps() */
-}
+static int slot_overlaps(const struct ring_slot *e, uintptr_t a, uint64_t n) { return rt_ranges_overlap(e->addr, e->size, a, n); }
 
 /* Bytes of [a, a+n) that entries [from, tail) of t hold, newest first,
  * into *v; returns a bit per byte covered. */

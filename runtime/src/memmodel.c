@@ -143,9 +143,7 @@ void rt_val_put(void *p, uint32_t n, rt_val v) {
   }
 }
 
-/* (no &&: the order of two different objects may differ between a checker's
- * replays of one execution, which Nidhugg reports when a branch depends on it) */
-static int overlaps(const struct entry *e, uintptr_t a, uint64_t n) { return (e->addr < a + n) & (a < e->addr + e->size); }
+static int overlaps(const struct entry *e, uintptr_t a, uint64_t n) { return rt_ranges_overlap(e->addr, e->size, a, n); }
 
 /* Each byte from the newest own entry covering it, else memory; *src gets
  * TSOIFY_SRC_* bits saying where the bytes came from. The bytes that come
@@ -439,8 +437,6 @@ void rt_mm_drop(int t, const void *addr, uint64_t size) {
     else k++;
 }
 
-/* (no footprint: in an export the caller declares one read of
- * RT_SHADOW_ANY for all buffers, see export.c rt_sched_point) */
 int rt_mm_buffer_overlaps(int u, const void *addr, uint64_t size) {
   const struct buffer *b = &buffers[u];
   for (uint32_t k = 0; k < b->n; k++)

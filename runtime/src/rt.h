@@ -31,6 +31,10 @@
 static inline uint32_t rt_piece_len(uint64_t size, uint64_t off) {
   return (uint32_t)(size - off < RT_ENTRY_BYTES ? size - off : RT_ENTRY_BYTES);
 }
+/* [a, a+n) and [b, b+m) share a byte. (No &&: the order of two different
+ * objects may differ between a checker's replays of one execution, which
+ * Nidhugg reports when a branch depends on it.) */
+static inline int rt_ranges_overlap(uintptr_t a, uint64_t n, uintptr_t b, uint64_t m) { return (a < b + m) & (b < a + n); }
 /* LLVM's AtomicOrdering numbers that the runtime tells apart (ABI.md) */
 enum { ORD_RELEASE = 5, ORD_ACQ_REL = 6, ORD_SEQ_CST = 7 };
 /* alternatives at one scheduling point: threads plus flushable entries */
