@@ -281,8 +281,8 @@ static int after(const struct flush *f, const struct flush *last) {
 
 /* Which entries may flush before the operation (bit i of may_flush[u]:
  * entry i of u's buffer, indices as they are now). Those holding bytes the
- * operation reads or writes (every entry when the program enters an
- * atomic block), the caller's own when it drains or needs room, and,
+ * operation reads or writes, the caller's own when it drains or needs
+ * room, and,
  * closed under two rules: the entries that must leave before a marked one
  * (its buffer's older ones under TSO; under PSO the older ones to the same
  * bytes or before a barrier), and every other buffer's entries to bytes a
@@ -291,8 +291,37 @@ static int after(const struct flush *f, const struct flush *last) {
  * the marked flushes, and it can wait for a step that observes it.
  * (Before, the closure took whole buffers: a buffer holding one address a
  * marked entry holds brought all its entries, and each could then reach
- * memory at many steps: many more executions of one state.) */
+ * memory at many steps: many more executions of one state.) Inside the
+ * program's atomic block, none to bytes the block already accessed. */
 static uint32_t may_flush[RT_MAX_THREADS];
+
+/* Inside the program's atomic block nothing else happens, so natively any
+ * flushes the block could see come before it. Offering every sequence of
+ * them where the block begins would be one branch per sequence, most of
+ * them failing the block's assume. Instead a flush comes at the block's
+ * first access to its bytes (a store in the block is an observing point
+ * too, see __tsoify_store), never after: an entry to bytes the block has
+ * already read or written may not leave inside it, nor may the entries
+ * that wait for it. That reaches what flushing before the block reaches:
+ * a flush the block never observes can wait until after it. */
+enum { BLOCK_RANGES = 64 };
+static struct {
+  uintptr_t lo;
+  uint64_t n;
+} block_seen[BLOCK_RANGES];
+static int block_seen_n;
+
+static int block_touched(uintptr_t lo, uint64_t n) {
+  for (int i = 0; i < block_seen_n; i++)
+    if (rt_ranges_overlap(lo, n, block_seen[i].lo, block_seen[i].n)) return 1;
+  return 0;
+}
+
+static void block_access(const void *addr, uint64_t n) {
+  if (block_touched((uintptr_t)addr, n)) return; /* (a repeat adds nothing) */
+  if (block_seen_n == BLOCK_RANGES) limit("tsoify export: an atomic block accesses more than 64 separate ranges");
+  block_seen[block_seen_n].lo = (uintptr_t)addr, block_seen[block_seen_n].n = n, block_seen_n++;
+}
 
 static int mark(int u, uint32_t i) {
   if (may_flush[u] >> i & 1) return 0;
@@ -312,7 +341,7 @@ static void mark_flush_set(int t) {
       uintptr_t lo;
       uint32_t size;
       rt_mm_entry_range(u, i, &lo, &size);
-      if ((u == t && drains) || pend_kind == PEND_ANY ||
+      if ((u == t && drains) ||
           (pend_kind != PEND_NONE && rt_ranges_overlap(lo, size, (uintptr_t)pend_addr, pend_size)))
         mark(u, i);
     }
@@ -341,9 +370,16 @@ static void mark_flush_set(int t) {
       }
     }
   }
-  if (atomic_owner == t) /* inside its atomic block only its own buffer flushes */
-    for (int u = 0; u < NT; u++)
-      if (u != t) may_flush[u] = 0;
+  if (atomic_owner == t) /* inside the program's atomic block: see block_read below */
+    for (int u = 0; u < NT; u++) {
+      uint32_t n = (uint32_t)rt_mm_pending_unobserved(u);
+      for (uint32_t i = 0; i < n; i++) {
+        uintptr_t lo;
+        uint32_t size;
+        rt_mm_entry_range(u, i, &lo, &size);
+        if (block_touched(lo, size)) may_flush[u] &= ~(1u << i);
+      }
+    }
 }
 
 /* Entry idx of u left: the marks above it move down one. */
@@ -360,8 +396,7 @@ static void unmark_flushed(int u, uint32_t idx) {
 static void declare_flush_set(int t) {
   if (!RT_DECLARES) return;
   if (drains_own()) RT_TOUCH_BUFFER(t); /* all of its own, or that it is empty */
-  if (pend_kind == PEND_ANY) RT_TOUCH(RT_SHADOW_ANY(0), RT_SHADOW_SPAN, TSOIFY_FP_READ); /* every entry */
-  else if (pend_kind != PEND_NONE) RT_TOUCH(RT_SHADOW_ANY(pend_addr), pend_size, TSOIFY_FP_READ);
+  if (pend_kind != PEND_NONE) RT_TOUCH(RT_SHADOW_ANY(pend_addr), pend_size, TSOIFY_FP_READ);
   for (int u = 0; u < NT; u++) {
     if (!may_flush[u]) continue;
     int n = rt_mm_pending(u); /* declares u's whole buffer */
@@ -415,6 +450,7 @@ void rt_sched_point(void) {
     unmark_flushed(opt[c].buf, opt[c].idx);
     copy_flush(&last, &opt[c]), flushed = 1;
   }
+  if (atomic_owner == t && (pend_kind == PEND_LOAD || pend_kind == PEND_WRITE)) block_access(pend_addr, pend_size);
   pend_kind = PEND_NONE, pend_need = NEED_NONE;
 }
 
@@ -698,6 +734,10 @@ void __tsoify_store(void *addr, const void *src, uint64_t size, uint32_t order, 
     op_end();
     __VERIFIER_assume(0); /* not an execution: in the ones that count, a flusher made room first */
   }
+  if (!FLUSHERS && atomic_owner == rt_cur) { /* in the program's atomic block: flushes to its bytes come first */
+    rt_pending(PEND_WRITE, addr, size);
+    rt_sched_point();
+  }
   rt_impl_store(addr, src, size, order, loc);
   op_end();
 }
@@ -844,24 +884,21 @@ int __tsoify_pthread_cond_broadcast(pthread_cond_t *c) {
 int __tsoify_yield(void) { return 0; }
 
 /* The program's __VERIFIER_atomic_begin/end: drain on entry (as a locked
- * instruction would), then the checker's own atomic block; inside it no
- * other buffer flushes, and its end drains. Nested blocks are one block. */
+ * instruction would), then the checker's own atomic block; inside it
+ * other buffers flush only at the block's first access to their bytes
+ * (block_seen above), and its end drains. Nested blocks are one block. */
 void __tsoify_atomic_begin(void) {
   op_begin();
   int nested = atomic_owner == rt_cur;
   if (nested) atomic_depth++;
-  else { /* inside, no other buffer flushes: any flush may matter to what it reads, so any may come first */
-    rt_pending(PEND_ANY, 0, 0);
-    rt_pending_need(NEED_EMPTY);
-    rt_sched_point();
-    own_drain(rt_cur);
-  }
+  else drain_here();
   op_end();
   if (nested) return;
   __VERIFIER_atomic_begin();
   op_begin();
   atomic_owner = rt_cur;
   atomic_depth = 1;
+  block_seen_n = 0;
   op_end();
 }
 
