@@ -318,7 +318,9 @@ static int block_touched(uintptr_t lo, uint64_t n) {
 }
 
 static void block_access(const void *addr, uint64_t n) {
-  if (block_touched((uintptr_t)addr, n)) return; /* (a repeat adds nothing) */
+  uintptr_t a = (uintptr_t)addr;
+  for (int i = 0; i < block_seen_n; i++) /* (a range already held adds nothing) */
+    if (block_seen[i].lo <= a && a + n <= block_seen[i].lo + block_seen[i].n) return;
   if (block_seen_n == BLOCK_RANGES) limit("tsoify export: an atomic block accesses more than 64 separate ranges");
   block_seen[block_seen_n].lo = (uintptr_t)addr, block_seen[block_seen_n].n = n, block_seen_n++;
 }
