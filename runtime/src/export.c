@@ -325,8 +325,17 @@ static void block_access(const void *addr, uint64_t n) {
   block_seen[block_seen_n].lo = (uintptr_t)addr, block_seen[block_seen_n].n = n, block_seen_n++;
 }
 
-static int mark(int u, uint32_t i) {
+/* Mark entry i of u; inside the program's atomic block (`in_block`) not if
+ * it holds bytes the block already accessed (block_seen above; what would
+ * have to leave before it then waits too, unless marked for itself). */
+static int mark(int u, uint32_t i, int in_block) {
   if (may_flush[u] >> i & 1) return 0;
+  if (in_block) {
+    uintptr_t lo;
+    uint32_t size;
+    rt_mm_entry_range(u, i, &lo, &size);
+    if (block_touched(lo, size)) return 0;
+  }
   may_flush[u] |= 1u << i;
   return 1;
 }
@@ -335,7 +344,7 @@ static int mark(int u, uint32_t i) {
 static int drains_own(void) { return pend_kind == PEND_NONE || pend_need != NEED_NONE; }
 
 static void mark_flush_set(int t) {
-  int drains = drains_own();
+  int drains = drains_own(), in_block = atomic_owner == t;
   for (int u = 0; u < RT_MAX_THREADS; u++) may_flush[u] = 0;
   for (int u = 0; u < NT; u++) {
     uint32_t n = (uint32_t)rt_mm_pending_unobserved(u);
@@ -345,7 +354,7 @@ static void mark_flush_set(int t) {
       rt_mm_entry_range(u, i, &lo, &size);
       if ((u == t && drains) ||
           (pend_kind != PEND_NONE && rt_ranges_overlap(lo, size, (uintptr_t)pend_addr, pend_size)))
-        mark(u, i);
+        mark(u, i, in_block);
     }
   }
   for (int grew = 1; grew;) {
@@ -355,7 +364,7 @@ static void mark_flush_set(int t) {
       for (uint32_t i = 0; i < n; i++) {
         if (!(may_flush[u] >> i & 1)) continue;
         for (uint32_t j = 0; j < i; j++)
-          if (rt_mm_must_precede(u, j, i)) grew |= mark(u, j);
+          if (rt_mm_must_precede(u, j, i)) grew |= mark(u, j, in_block);
         uintptr_t lo;
         uint32_t size;
         rt_mm_entry_range(u, i, &lo, &size);
@@ -366,22 +375,12 @@ static void mark_flush_set(int t) {
             uintptr_t lo2;
             uint32_t size2;
             rt_mm_entry_range(v, k, &lo2, &size2);
-            if (rt_ranges_overlap(lo, size, lo2, size2)) grew |= mark(v, k);
+            if (rt_ranges_overlap(lo, size, lo2, size2)) grew |= mark(v, k, in_block);
           }
         }
       }
     }
   }
-  if (atomic_owner == t) /* inside the program's atomic block: see block_read below */
-    for (int u = 0; u < NT; u++) {
-      uint32_t n = (uint32_t)rt_mm_pending_unobserved(u);
-      for (uint32_t i = 0; i < n; i++) {
-        uintptr_t lo;
-        uint32_t size;
-        rt_mm_entry_range(u, i, &lo, &size);
-        if (block_touched(lo, size)) may_flush[u] &= ~(1u << i);
-      }
-    }
 }
 
 /* Entry idx of u left: the marks above it move down one. */
