@@ -303,9 +303,6 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
         }
         let events = &s.events[..s.n_events as usize];
         if reduce {
-            if s.flags & channel::FL_EVENTS_TRUNC == 0 {
-                dpor::seen_footprints(&mut path, events);
-            }
             if s.flags & channel::FL_EVENTS_TRUNC != 0 {
                 // no complete footprint: explore this execution's nodes in full
                 stats.events_truncated += 1;
@@ -314,13 +311,16 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
                     node.backtrack = (0..node.count).collect();
                     node.explore_all = true;
                 }
-            } else if optimal {
-                let ins = dpor::insert_wakeups(&mut path, events);
-                stats.wakeups_inserted += ins.inserted;
-                stats.wakeups_redundant += ins.redundant;
-                stats.por_fallbacks += ins.fallbacks;
             } else {
-                dpor::add_backtracks(&mut path, events);
+                dpor::seen_footprints(&mut path, events);
+                if optimal {
+                    let ins = dpor::insert_wakeups(&mut path, events);
+                    stats.wakeups_inserted += ins.inserted;
+                    stats.wakeups_redundant += ins.redundant;
+                    stats.por_fallbacks += ins.fallbacks;
+                } else {
+                    dpor::add_backtracks(&mut path, events);
+                }
             }
         }
         if reduce && status != Status::SleepBlocked {

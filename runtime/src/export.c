@@ -276,14 +276,13 @@ static void copy_flush(struct flush *d, const struct flush *s) {
 }
 
 static int after(const struct flush *f, const struct flush *last) {
-  return !last || f->buf > last->buf || f->buf == last->buf || (f->lo < last->hi && last->lo < f->hi);
+  return !last || f->buf > last->buf || f->buf == last->buf || rt_ranges_overlap(f->lo, f->hi - f->lo, last->lo, last->hi - last->lo);
 }
 
 /* Which entries may flush before the operation (bit i of may_flush[u]:
  * entry i of u's buffer, indices as they are now). Those holding bytes the
  * operation reads or writes, the caller's own when it drains or needs
- * room, and,
- * closed under two rules: the entries that must leave before a marked one
+ * room, and, closed under two rules: the entries that must leave before a marked one
  * (its buffer's older ones under TSO; under PSO the older ones to the same
  * bytes or before a barrier), and every other buffer's entries to bytes a
  * marked one writes (so their flushes can be ordered either way against
@@ -322,7 +321,7 @@ static void block_access(const void *addr, uint64_t n) {
   for (int i = 0; i < block_seen_n; i++) /* (a range already held adds nothing) */
     if (block_seen[i].lo <= a && a + n <= block_seen[i].lo + block_seen[i].n) return;
   if (block_seen_n == BLOCK_RANGES) limit("tsoify export: an atomic block accesses more than 64 separate ranges");
-  block_seen[block_seen_n].lo = (uintptr_t)addr, block_seen[block_seen_n].n = n, block_seen_n++;
+  block_seen[block_seen_n].lo = a, block_seen[block_seen_n].n = n, block_seen_n++;
 }
 
 /* Mark entry i of u; inside the program's atomic block (`in_block`) not if

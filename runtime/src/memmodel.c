@@ -322,17 +322,20 @@ void rt_mm_flush_entry(int t, uint32_t idx) {
   remove_entry(b, idx);
 }
 
+/* PSO: older entry j holds back entry i (same bytes, or a barrier between) */
+static int pso_holds_back(const struct buffer *b, uint32_t j, uint32_t i) {
+  return overlaps(&b->e[j], b->e[i].addr, b->e[i].size) || b->e[j].epoch < b->e[i].epoch;
+}
+
 static int pso_flushable(const struct buffer *b, uint32_t i) {
   for (uint32_t j = 0; j < i; j++)
-    if (overlaps(&b->e[j], b->e[i].addr, b->e[i].size) || b->e[j].epoch < b->e[i].epoch) return 0;
+    if (pso_holds_back(b, j, i)) return 0;
   return 1;
 }
 
 int rt_mm_must_precede(int t, uint32_t j, uint32_t i) {
-  const struct buffer *b = &buffers[t];
   if (j >= i) return 0;
-  if (RT_MODEL == TSOIFY_MODEL_TSO) return 1;
-  return overlaps(&b->e[j], b->e[i].addr, b->e[i].size) || b->e[j].epoch < b->e[i].epoch;
+  return RT_MODEL == TSOIFY_MODEL_TSO || pso_holds_back(&buffers[t], j, i);
 }
 
 int rt_mm_flush_options(int t, uint32_t *idx, int max) {
