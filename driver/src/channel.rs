@@ -29,6 +29,7 @@ pub const FP_AFTER_FLUSHES: u8 = 32;
 /// Process id of the flush process of thread t's store buffer: FLUSH_PROC + t.
 pub const FLUSH_PROC: u16 = 64;
 /// event kinds (enum tsoify_event_kind) the explorer looks for by name
+pub const EV_SPAWN: u8 = 7;
 pub const EV_ATOMIC_BEGIN: u8 = 14;
 pub const EV_ATOMIC_END: u8 = 15;
 /// A runtime step of an export declares what it touches (verify on an export)

@@ -51,7 +51,7 @@
 //! a store that had to evict an entry to make room. Value choices (nondet,
 //! a PSO eviction) are explored in full at their node.
 
-use crate::channel::{Choice, Event, Footprint, CH_SCHEDULE, EV_ATOMIC_BEGIN, EV_ATOMIC_END};
+use crate::channel::{Choice, Event, Footprint, CH_SCHEDULE, EV_ATOMIC_BEGIN, EV_ATOMIC_END, EV_SPAWN};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::rc::Rc;
 
@@ -613,7 +613,27 @@ impl<'a> Execution<'a> {
     /// block whose later part must follow sj cannot begin before it either.
     fn not_after(&self, sj: usize, limit: usize) -> Vec<usize> {
         let first = self.steps.events(sj);
-        (sj + 1..limit).filter(|&s| !self.steps.span(s).any(|m| first.clone().any(|x| self.hb(x, m)))).collect()
+        let after = |m: usize| first.clone().any(|x| self.hb(x, m));
+        (sj + 1..limit)
+            .filter(|&s| {
+                let span = self.steps.span(s);
+                if !span.is_empty() {
+                    return !span.into_iter().any(after);
+                }
+                // A step without events (a wait that passed, main's end)
+                // still follows its own process's earlier steps.
+                let p = self.steps.proc[s];
+                p != self.steps.proc[sj] && !self.anchor(s).is_some_and(after)
+            })
+            .collect()
+    }
+
+    /// The event a step without events is ordered after: the last earlier
+    /// event of its process, else the spawn of its thread.
+    fn anchor(&self, s: usize) -> Option<usize> {
+        let p = self.steps.proc[s];
+        let before = &self.events[..self.steps.start[s]];
+        before.iter().rposition(|e| e.fp.proc == p).or_else(|| before.iter().rposition(|e| e.kind == EV_SPAWN && e.aux as u16 == p))
     }
 }
 

@@ -150,11 +150,15 @@ void rt_run_execution(int (*user_main)(int, char **, char **), int argc, char **
  * process in a standalone run. */
 _Noreturn void rt_leave_execution(void);
 void rt_sched_point(void);  /* the current thread is about to do a visible operation */
+/* The current thread is about to end the whole process (main returning,
+ * exit(), abort()): a scheduling point, so other threads can run first. */
+void rt_end_point(void);
 /* What the current thread is about to do at its scheduling point, so the
  * scheduler offers only the buffer flushes that operation could observe. */
 /* PEND_ANY: entering an atomic block, inside which no other buffer flushes:
- * every flush may matter to what the block will read */
-enum { PEND_NONE = 0, PEND_LOAD, PEND_WRITE, PEND_DRAIN, PEND_AWAIT, PEND_ANY };
+ * every flush may matter to what the block will read. PEND_END: the step
+ * that ends the process (rt_end_point), which observes no flush. */
+enum { PEND_NONE = 0, PEND_LOAD, PEND_WRITE, PEND_DRAIN, PEND_AWAIT, PEND_ANY, PEND_END };
 void rt_pending(int kind, const void *addr, uint64_t size);
 /* What the pending operation needs of the thread's own buffer. Under
  * partial order reduction the thread is not enabled until it holds, so the

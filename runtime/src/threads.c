@@ -192,6 +192,18 @@ void rt_sched_point(void) {
   th->need = NEED_NONE;
 }
 
+/* The step that ends the process is a step like any other: every thread
+ * that can run before it does so in some execution (a thread created just
+ * before main returns may still see main's last store). The step touches
+ * nothing, so no flush is offered for it without reduction (a store that
+ * reaches memory after the end is seen by no one); the explorer takes it as
+ * dependent with every other thread's next step (dpor.rs,
+ * other_threads_before_the_end). */
+void rt_end_point(void) {
+  rt_pending(PEND_END, 0, 0);
+  rt_sched_point();
+}
+
 /* The current thread never runs again; the others go on. */
 static _Noreturn void stop_current(void) {
   threads[rt_cur].wait = W_FOREVER;
@@ -252,6 +264,7 @@ static char **main_argv, **main_envp;
 static void main_entry(void) {
   int code = main_fn(main_argc, main_argv, main_envp);
   (void)code;
+  rt_end_point();
   rt_end(TSOIFY_ST_DONE, 0, 0);
 }
 
@@ -319,13 +332,19 @@ int __tsoify_pthread_join(pthread_t t, void **ret) {
 _Noreturn void __tsoify_pthread_exit(void *ret) {
   if (rt_cur == 0) {
     /* main calling pthread_exit: the process lives on until the others end.
-     * Model it as main waiting for every other thread, then ending. */
+     * Model it as main joining every other thread, then ending. Each wait
+     * is a join event: what main does after it happens after that thread's
+     * end (without the edge, a wakeup sequence could start with a step of
+     * main's that cannot run yet). */
     for (int t = 1; t < nthreads; t++) {
-      threads[0].wait = W_JOIN;
-      threads[0].wait_obj = (void *)(intptr_t)t;
-      rt_sched_point();
+      if (threads[t].state != T_FINISHED) {
+        threads[0].wait = W_JOIN;
+        threads[0].wait_obj = (void *)(intptr_t)t;
+        rt_sched_point();
+        threads[0].wait = W_NONE;
+      }
+      rt_event(TSOIFY_EV_JOIN, 0, 0, 0, rt_cur_loc, (uint32_t)t, 0);
     }
-    threads[0].wait = W_NONE;
     rt_end(TSOIFY_ST_DONE, 0, 0);
   }
   finish_current(ret);
