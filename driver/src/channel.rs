@@ -28,6 +28,18 @@ pub const FP_FLUSH: u8 = 16;
 pub const FP_AFTER_FLUSHES: u8 = 32;
 /// Process id of the flush process of thread t's store buffer: FLUSH_PROC + t.
 pub const FLUSH_PROC: u16 = 64;
+/// Under PSO, thread t's k-th buffer is PSO_FLUSH_PROC + t * PSO_PROCS_PER_THREAD + k.
+pub const PSO_FLUSH_PROC: u16 = 128;
+pub const PSO_PROCS_PER_THREAD: u16 = 512;
+
+/// The thread whose buffer a flush process empties (None for a thread).
+pub fn flush_owner(proc: u16) -> Option<u16> {
+    match proc {
+        p if p < FLUSH_PROC => None,
+        p if p < PSO_FLUSH_PROC => Some(p - FLUSH_PROC),
+        p => Some((p - PSO_FLUSH_PROC) / PSO_PROCS_PER_THREAD),
+    }
+}
 /// event kinds (enum tsoify_event_kind) the explorer looks for by name
 pub const EV_SPAWN: u8 = 7;
 pub const EV_ATOMIC_BEGIN: u8 = 14;

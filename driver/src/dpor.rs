@@ -875,16 +875,20 @@ pub fn hand_down(path: &mut [Node], k: usize, branch: &WNode) {
     }
 }
 
-/// The last step of an execution ended it: every other thread enabled where
-/// that step began is tried there too (see the caller in explore.rs). The
-/// step begins at the last scheduling node where another thread could run:
-/// later nodes offer only the ending thread (inside an atomic block, or
-/// with the others blocked), so from there on its run is forced. Source
-/// DPOR adds them to the backtrack set unless they sleep; optimal DPOR adds a
-/// one-step wakeup branch for each (a step this execution never ran, so it
-/// is taken as dependent with everything).
+/// The last step of an execution ended it: every other process enabled
+/// where that step began is tried there too (see the caller in explore.rs):
+/// every other thread, and the flush processes of other threads' buffers (a
+/// flush may be what a thread waits for before it can run: a fence, an
+/// atomic block, a locked instruction). The step begins at the last
+/// scheduling node where another thread could run: later nodes offer only
+/// the ending thread and flushes (inside an atomic block, or with the
+/// others blocked), so from there on its run is forced, unless a flush
+/// there would let another thread run. Source DPOR adds them to the
+/// backtrack set unless they sleep; optimal DPOR adds a one-step wakeup
+/// branch for each (a step this execution never ran, so it is taken as
+/// dependent with everything).
 pub fn other_threads_before_the_end(path: &mut [Node], optimal: bool) {
-    let is_thread = |p: u16| p < crate::channel::FLUSH_PROC;
+    use crate::channel::flush_owner;
     let mut ending: Option<u16> = None;
     for k in (0..path.len()).rev() {
         let node = &mut path[k];
@@ -893,14 +897,17 @@ pub fn other_threads_before_the_end(path: &mut [Node], optimal: bool) {
         }
         let chosen = node.chosen;
         let mine = node.options[chosen as usize];
-        if !is_thread(mine) {
+        if flush_owner(mine).is_some() {
             continue; // a flush step in between
         }
         let ender = *ending.get_or_insert(mine);
         if mine != ender {
             return; // another thread ran after this one's last chance: its run was not forced
         }
-        let others: Vec<u32> = (0..node.count).filter(|&o| o != chosen && is_thread(node.options[o as usize])).collect();
+        // (a flush of the ender's own buffer enables no other thread, and
+        // no one is left to read what it writes)
+        let other = |p: u16| p != ender && flush_owner(p) != Some(ender);
+        let others: Vec<u32> = (0..node.count).filter(|&o| o != chosen && other(node.options[o as usize])).collect();
         if others.is_empty() {
             continue;
         }

@@ -328,8 +328,9 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
             // an error) stops every other thread: it is dependent with
             // whatever they would do next, which no event of this execution
             // shows. So each thread still enabled where that step began must
-            // also be tried first there. Flush processes need not: a store
-            // reaching memory after the last read changes nothing.
+            // also be tried first there, and so must the flushes of other
+            // threads' buffers (a thread may be waiting for one). The
+            // ender's own flushes need not: no one reads after the end.
             dpor::other_threads_before_the_end(&mut path, optimal);
         }
         if debug {

@@ -226,7 +226,7 @@ fn own_reads_commute_with_own_flushes() {
 fn endings_do_not_hide_other_threads() {
     let dir = tempfile::tempdir().unwrap();
     let witness = dir.path().join("witness.yml");
-    for (name, want) in [("no-join", 1), ("atomic-no-join", 1), ("abort-assume", 1), ("atomic-assume", 1), ("small-mutex", 0), ("rw-lock", 1), ("store-then-return", 1), ("exit-after-create", 1), ("pthread-exit-main", 1)] {
+    for (name, want) in [("no-join", 1), ("atomic-no-join", 1), ("abort-assume", 1), ("atomic-assume", 1), ("small-mutex", 0), ("rw-lock", 1), ("store-then-return", 1), ("exit-after-create", 1), ("pthread-exit-main", 1), ("flush-before-end", 1)] {
         let prog = repo().join("tests/programs/ending").join(format!("{name}.c"));
         for model in ["sc", "tso", "pso"] {
             for por in ["none", "source", "optimal"] {
