@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 pub const MAGIC: u32 = 0x54534f49;
-pub const VERSION: u32 = 8;
+pub const VERSION: u32 = 9;
 pub const MAX_CHOICES: usize = 1 << 18;
 pub const MAX_EVENTS: usize = 1 << 17;
 pub const OUTCOME_BYTES: usize = 4096;
@@ -172,6 +172,8 @@ pub struct Shm {
     pub por: u32,
     pub unroll: u32,
     pub no_await: u32,
+    pub spurious: u32,
+    pub reserved: u32,
     pub n_options: u32,
     pub busy: u32,
     pub n_sleepers: u32,
@@ -198,7 +200,7 @@ pub struct Shm {
 }
 
 /// The size the C header asserts too (a layout change fails to compile).
-pub const SHM_BYTES: usize = 19_339_880;
+pub const SHM_BYTES: usize = 19_339_888;
 const _: () = assert!(std::mem::size_of::<Shm>() == SHM_BYTES);
 
 /// How an execution ended (enum tsoify_status).

@@ -74,6 +74,7 @@ pub struct Settings {
     /// --unroll (0 = unbounded)
     pub unroll: u32,
     pub no_await: bool,
+    pub spurious_wakeups: u32,
     pub max_executions: Option<u64>,
     /// per configuration
     pub timeout: Option<Duration>,
@@ -124,6 +125,7 @@ pub fn run(program: &Path, args: &[String], info: &Path, models: &[u32], bounds:
             max_steps: settings.max_steps,
             unroll: settings.unroll,
             no_await: settings.no_await,
+            spurious_wakeups: settings.spurious_wakeups,
             max_executions: settings.max_executions,
             timeout: settings.timeout,
             hang_seconds: settings.hang_seconds,

@@ -25,6 +25,9 @@ pub struct Config {
     /// never block a thread in an await loop (the reference that await
     /// blocking is tested against)
     pub no_await: bool,
+    /// times per thread and execution that pthread_cond_wait may return
+    /// without a signal (POSIX allows spurious wakeups); 0 = never
+    pub spurious_wakeups: u32,
     pub max_executions: Option<u64>,
     pub timeout: Option<Duration>,
     pub hang_seconds: u32,
@@ -181,6 +184,7 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
         s.max_steps = cfg.max_steps;
         s.unroll = cfg.unroll;
         s.no_await = cfg.no_await as u32;
+        s.spurious = cfg.spurious_wakeups;
         s.log_events = 1;
         s.hang_seconds = cfg.hang_seconds;
         s.prefix_len = 0;

@@ -157,6 +157,7 @@ fn step(n: usize, e: &Event, v: &Violation, info: &ProgramInfo) -> TraceStep {
         13 => (format!("VIOLATION: {}", short_violation(v)), None, String::new()),
         14 => ("atomic block begins".into(), None, "fence".into()),
         15 => ("atomic block ends".into(), None, "fence".into()),
+        16 if e.aux == 1 => ("cond wait (returns without a signal)".into(), None, "fence".into()),
         16 => ("cond wait".into(), None, "fence".into()),
         17 => ("cond signal".into(), None, "fence".into()),
         18 => (format!("free {} bytes", e.value), None, "own entries dropped".into()),

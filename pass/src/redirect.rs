@@ -19,6 +19,7 @@ pub const REDIRECTS: &[(&str, &str)] = &[
     ("pthread_cond_init", "__tsoify_pthread_cond_init"),
     ("pthread_cond_destroy", "__tsoify_pthread_cond_destroy"),
     ("pthread_cond_wait", "__tsoify_pthread_cond_wait"),
+    ("pthread_cond_timedwait", "__tsoify_pthread_cond_timedwait"),
     ("pthread_cond_signal", "__tsoify_pthread_cond_signal"),
     ("pthread_cond_broadcast", "__tsoify_pthread_cond_broadcast"),
     ("__VERIFIER_atomic_begin", "__tsoify_atomic_begin"),

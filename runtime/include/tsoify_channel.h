@@ -13,7 +13,7 @@
 #include <stdint.h>
 
 #define TSOIFY_CHANNEL_MAGIC   0x54534f49u /* "TSOI" */
-#define TSOIFY_CHANNEL_VERSION 8u
+#define TSOIFY_CHANNEL_VERSION 9u
 #define TSOIFY_MAX_CHOICES     (1u << 18)
 #define TSOIFY_MAX_EVENTS      (1u << 17)
 #define TSOIFY_OUTCOME_BYTES   4096u
@@ -72,6 +72,7 @@ enum tsoify_choice_kind {
   TSOIFY_CH_SCHEDULE = 0, /* which thread runs next, or which buffer flushes */
   TSOIFY_CH_NONDET = 1,   /* a __VERIFIER_nondet_* value */
   TSOIFY_CH_EVICT = 2,    /* PSO, full buffer: which entry leaves first */
+  TSOIFY_CH_SPURIOUS = 3, /* pthread_cond_wait: 1 = return without a signal (POSIX allows it) */
 };
 
 struct tsoify_choice {
@@ -186,6 +187,8 @@ struct tsoify_shm {
   uint32_t por;        /* 1 = the explorer reduces: offer every possible flush */
   uint32_t unroll;     /* iterations per loop entry before UNROLL; 0 = unbounded */
   uint32_t no_await;   /* 1 = never block a thread in an await loop (it spins like any loop) */
+  uint32_t spurious;   /* pthread_cond_wait may return without a signal this often per thread and execution */
+  uint32_t reserved;
   uint32_t n_options;  /* result: entries used in option_procs[] */
   uint32_t busy;       /* 1 while an execution runs (the worker died inside one if still set) */
   /* Partial order reduction (explorer -> runtime). After the last prefix
@@ -222,7 +225,7 @@ struct tsoify_shm {
 #define TSOIFY_GUIDE_PROC 0x80000000u
 
 /* Both sides assert this size, so a layout change shows up at compile time. */
-#define TSOIFY_SHM_BYTES 19339880u
+#define TSOIFY_SHM_BYTES 19339888u
 _Static_assert(sizeof(struct tsoify_shm) == TSOIFY_SHM_BYTES, "update TSOIFY_SHM_BYTES here and SHM_BYTES in channel.rs");
 
 /* Fork-server protocol on the control pipes: the explorer writes one

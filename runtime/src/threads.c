@@ -31,6 +31,7 @@ struct rt_thread {
   int pend;          /* PEND_*: the operation waiting at the scheduling point */
   int need;          /* NEED_*: what it needs of its own buffer first */
   int fresh;         /* started, no scheduling point reached yet */
+  uint32_t spurious; /* spurious wakeups so far (bounded by rt_shm->spurious) */
   const void *pend_addr;
   uint64_t pend_size;
 };
@@ -281,6 +282,7 @@ static void make_thread(int t, void (*entry)(void)) {
   th->need = NEED_NONE;
   th->fresh = t != 0;
   th->retval = 0;
+  th->spurious = 0;
   rt_await_reset(t);
 }
 
@@ -419,21 +421,43 @@ static void wake_all(pthread_cond_t *c) {
     }
 }
 
-int __tsoify_pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m) {
+/* Wait on c, releasing m. POSIX lets a wait end without a signal (a
+ * spurious wakeup), and a timed wait end when its time is up; either is a
+ * value choice made as the wait begins: 1 = the thread needs no signal, only
+ * the mutex back. Spurious wakeups are bounded per thread and execution
+ * (rt_shm->spurious, verify --spurious-wakeups) so that a program that waits
+ * in a loop still ends; time-outs are not (a timed wait may always expire).
+ * Returns 1 when the wait ended without a signal. */
+static int cond_wait(pthread_cond_t *c, pthread_mutex_t *m, int timed) {
   struct rt_thread *me = &threads[rt_cur];
   rt_sched_point();
   rt_mm_drain(rt_cur, rt_cur_loc);
   if (*mutex_word(m) != rt_cur + 1) rt_end(TSOIFY_ST_INTERNAL, rt_cur_loc, "pthread_cond_wait without holding the mutex");
   *mutex_word(m) = 0;
-  rt_event(TSOIFY_EV_COND_WAIT, c, 0, 0, rt_cur_loc, 0, 0);
+  int unsignalled = 0;
+  if (timed || me->spurious < rt_shm->spurious) {
+    unsignalled = (int)rt_choose(2, TSOIFY_CH_SPURIOUS);
+    if (unsignalled && !timed) me->spurious++;
+  }
+  rt_event(TSOIFY_EV_COND_WAIT, c, 0, 0, rt_cur_loc, (uint32_t)unsignalled, 0);
   me->cond_mutex = m;
-  me->wait = W_COND;
-  me->wait_obj = c;
-  rt_sched_point(); /* not enabled until signalled and the mutex is free */
+  me->wait = unsignalled ? W_MUTEX : W_COND;
+  me->wait_obj = unsignalled ? (void *)m : (void *)c;
+  rt_sched_point(); /* not enabled until signalled (or not waiting for one) and the mutex is free */
   me->wait = W_NONE;
   *mutex_word(m) = rt_cur + 1;
   rt_event(TSOIFY_EV_LOCK, m, 0, 0, rt_cur_loc, 0, 0);
+  return unsignalled;
+}
+
+int __tsoify_pthread_cond_wait(pthread_cond_t *c, pthread_mutex_t *m) {
+  cond_wait(c, m, 0);
   return 0;
+}
+
+int __tsoify_pthread_cond_timedwait(pthread_cond_t *c, pthread_mutex_t *m, const struct timespec *abstime) {
+  (void)abstime;
+  return cond_wait(c, m, 1) ? 110 /* ETIMEDOUT */ : 0;
 }
 
 int __tsoify_pthread_cond_signal(pthread_cond_t *c) {

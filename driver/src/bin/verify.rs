@@ -67,6 +67,15 @@ struct Cli {
     /// checking the await blocking against plain exploration.
     #[arg(long)]
     no_await: bool,
+    /// How often one thread may return from pthread_cond_wait (or
+    /// timedwait) without being signalled, per execution. POSIX allows
+    /// such spurious wakeups, and code that does not re-check its condition
+    /// after a wait is wrong on real systems; the default, 1, finds that.
+    /// 0 models a library without spurious wakeups (a stricter promise
+    /// than POSIX makes). A program whose bug needs the same thread to wake
+    /// spuriously more often needs a larger N.
+    #[arg(long, value_name = "N", default_value_t = 1)]
+    spurious_wakeups: u32,
     /// Answer whether every execution under the model is equivalent to an
     /// SC execution (the program is robust), whatever its assertions say:
     /// ROBUST (exit 0), or NOT ROBUST (exit 1) with the store and the later
@@ -235,6 +244,7 @@ fn search_config(cli: &Cli, model: u32) -> Config {
         max_steps: cli.max_steps,
         unroll: cli.unroll,
         no_await: cli.no_await,
+        spurious_wakeups: cli.spurious_wakeups,
         max_executions: cli.max_executions,
         timeout: cli.timeout.map(Duration::from_secs_f64),
         hang_seconds: cli.exec_timeout,
@@ -350,6 +360,7 @@ fn compare(cli: &Cli, program: &Path, info_path: &Path, warnings: Vec<String>) -
         max_steps: cli.max_steps,
         unroll: cli.unroll,
         no_await: cli.no_await,
+        spurious_wakeups: cli.spurious_wakeups,
         max_executions: cli.max_executions,
         timeout: cli.timeout.map(Duration::from_secs_f64),
         hang_seconds: 10,
