@@ -293,7 +293,16 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
         // extend the path with the choice points this execution met first
         let prefix = s.prefix_len as usize;
         path.truncate(prefix);
-        for c in &s.choices[prefix..trail_len] {
+        if trail_len < prefix {
+            // it stopped while replaying its prefix (a hang, a crash, a
+            // runtime limit): nothing new to analyse, and the subtree it was
+            // to open stays unexplored, so the answer cannot be SAFE
+            let msg = "an execution stopped before it had replayed its prefix; part of the search was skipped".to_string();
+            if !stats.internal.contains(&msg) {
+                stats.internal.push(msg);
+            }
+        }
+        for c in &s.choices[prefix.min(trail_len)..trail_len] {
             let mut node = Node::from_choice(c, &s.option_procs);
             if !reduce {
                 node.backtrack = (0..node.count).collect();
