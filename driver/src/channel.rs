@@ -252,6 +252,8 @@ impl Status {
 }
 
 pub const CH_SCHEDULE: u16 = 0;
+/// or'ed into a scheduling choice's kind: a thread waits there for room in its full buffer
+pub const CH_ROOM_WAIT: u16 = 0x100;
 
 pub const FL_NONDET_SAMPLED: u32 = 1;
 pub const FL_EVENTS_TRUNC: u32 = 2;

@@ -51,7 +51,7 @@
 //! a store that had to evict an entry to make room. Value choices (nondet,
 //! a PSO eviction) are explored in full at their node.
 
-use crate::channel::{Choice, Event, Footprint, CH_SCHEDULE, EV_ATOMIC_BEGIN, EV_ATOMIC_END, EV_SPAWN};
+use crate::channel::{Choice, Event, Footprint, CH_ROOM_WAIT, CH_SCHEDULE, EV_ATOMIC_BEGIN, EV_ATOMIC_END, EV_SPAWN};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::rc::Rc;
 
@@ -125,11 +125,13 @@ pub struct Node {
     /// an execution of the subtree had its event log cut: `variants` may
     /// lack some alternative
     pub variants_cut: bool,
+    /// a thread waits here for room in its full buffer (see `room_makers`)
+    pub room_wait: bool,
 }
 
 impl Node {
     pub fn from_choice(c: &Choice, option_procs: &[u16]) -> Node {
-        let schedule = c.kind == CH_SCHEDULE;
+        let schedule = c.kind & 0xff == CH_SCHEDULE;
         let options = if schedule {
             option_procs[c.options as usize..c.options as usize + c.count as usize].to_vec()
         } else {
@@ -149,6 +151,7 @@ impl Node {
             explore_all: false,
             variants: vec![],
             variants_cut: false,
+            room_wait: c.kind & CH_ROOM_WAIT != 0,
         }
     }
 
@@ -323,8 +326,11 @@ impl Steps {
         // entry would sleep through a write to what the block reads.
         let span = self.span(s);
         let fps: Vec<Footprint> = events[span.clone()].iter().map(|e| e.fp).collect();
-        // a value chosen inside the block shapes its footprint too
-        let open = !values.is_empty() || path[next..].iter().any(|n| !n.schedule && (n.event as usize) < span.end);
+        // a value chosen inside the block shapes its footprint too; and the
+        // step that ended the execution (main's end, exit, an error) stops
+        // every other process, whatever its events show (main's end has none)
+        let ends = s + 1 == self.node.len();
+        let open = ends || !values.is_empty() || path[next..].iter().any(|n| !n.schedule && (n.event as usize) < span.end);
         Step { proc: self.proc[s], fps, open, values }
     }
 }
@@ -482,6 +488,13 @@ fn analyze(events: &[Event]) -> Analysis {
                 if fp(j).write_write(f) || epoch_of_flush(&events[j]) < epoch_of_flush(e) {
                     join(&mut c, ev.row(j));
                 }
+            }
+        } else if e.kind == 2 && e.aux & 0xff == 4 {
+            // a store into a bounded buffer that fits because the thread's
+            // first m flushes made room: after those, not the later ones
+            let m = (e.aux >> 8) as usize;
+            for &j in flushes_of[e.thread as usize].iter().take(m) {
+                join(&mut c, ev.row(j));
             }
         } else if e.fp.after_flushes() {
             join(&mut c, &flushed[e.thread as usize]);
@@ -875,6 +888,80 @@ pub fn hand_down(path: &mut [Node], k: usize, branch: &WNode) {
     }
 }
 
+/// Stores still buffered when the execution ended never flushed, so no
+/// flush event shows their races: a read by another thread of those bytes,
+/// after the store, would have seen the store had its flush come first.
+/// For each such read, the store's flush process is tried before the read's
+/// step (where it is no option, a PSO entry held back by an older one,
+/// every flush of that thread is). Source DPOR: backtrack; optimal: a
+/// one-step open branch.
+pub fn unflushed_at_the_end(path: &mut [Node], events: &[Event], optimal: bool) {
+    // buffered stores by flush process, FIFO; flushes take the oldest
+    let mut pending: HashMap<u16, VecDeque<usize>> = HashMap::new();
+    for (i, e) in events.iter().enumerate() {
+        if e.kind == 2 && e.aux != 0 {
+            pending.entry(e.aux2 as u16).or_default().push_back(i);
+        } else if e.kind == 3 {
+            if let Some(q) = pending.get_mut(&e.fp.proc) {
+                q.pop_front();
+            }
+        }
+    }
+    let unflushed: Vec<(u16, usize)> = pending.into_iter().flat_map(|(p, q)| q.into_iter().map(move |i| (p, i))).collect();
+    if unflushed.is_empty() {
+        return;
+    }
+    let steps = Steps::new(path, events);
+    for (flusher, st) in unflushed {
+        let store = &events[st];
+        let (lo, hi) = (store.addr, store.addr + store.size.max(1) as u64);
+        for (j, e) in events.iter().enumerate().skip(st + 1) {
+            let reads = e.fp.reads() && !e.fp.sync() && e.thread != store.thread && e.fp.lo < hi && lo < e.fp.hi;
+            let s = steps.of_event[steps.blocks.start[j]];
+            if !reads || s == NO_STEP {
+                continue;
+            }
+            let node = &mut path[steps.node[s]];
+            let owner = crate::channel::flush_owner(flusher);
+            let want: Vec<u32> = match node.option_of(flusher) {
+                Some(o) => vec![o],
+                None => (0..node.count).filter(|&o| crate::channel::flush_owner(node.options[o as usize]) == owner && owner.is_some()).collect(),
+            };
+            let awake: Vec<u32> = want.into_iter().filter(|&o| !node.asleep(node.options[o as usize])).collect();
+            add_first_steps(node, awake, optimal);
+        }
+    }
+}
+
+/// Where a thread waits for room in its full bounded buffer, any flush of
+/// it may be the one that makes room, and which entry leaves decides what
+/// stays buffered (under PSO several may leave; the flushes commute as
+/// events, so no race shows the choice): every flush option there is tried
+/// (source DPOR: backtracked unless asleep; optimal: a one-step open branch).
+pub fn room_makers(path: &mut [Node], optimal: bool) {
+    for node in path.iter_mut().filter(|n| n.room_wait && n.schedule) {
+        let flushes: Vec<u32> = (0..node.count).filter(|&o| crate::channel::flush_owner(node.options[o as usize]).is_some() && !node.asleep(node.options[o as usize])).collect();
+        add_first_steps(node, flushes, optimal);
+    }
+}
+
+/// Make sure each of `options` is explored first at `node`: source DPOR's
+/// backtrack set, or for optimal DPOR a one-step wakeup branch whose step
+/// this execution did not show (open: dependent with everything).
+fn add_first_steps(node: &mut Node, options: Vec<u32>, optimal: bool) {
+    if optimal {
+        for o in options {
+            let proc = node.options[o as usize];
+            if o != node.chosen && !node.done.contains(&o) && !node.wut.iter().any(|w| w.step.proc == proc) {
+                let step = Rc::new(Step { proc, fps: vec![], values: vec![], open: true });
+                node.wut.push(WNode { step, children: vec![] });
+            }
+        }
+    } else {
+        node.backtrack.extend(options);
+    }
+}
+
 /// The last step of an execution ended it: every other process enabled
 /// where that step began is tried there too (see the caller in explore.rs):
 /// every other thread, and the flush processes of other threads' buffers (a
@@ -912,19 +999,7 @@ pub fn other_threads_before_the_end(path: &mut [Node], optimal: bool) {
             continue;
         }
         let awake: Vec<u32> = others.into_iter().filter(|&o| !node.asleep(node.options[o as usize])).collect();
-        if optimal {
-            // a one-step wakeup branch per thread; its step is unknown here,
-            // so it counts as dependent with everything (open)
-            for o in awake {
-                let proc = node.options[o as usize];
-                if !node.wut.iter().any(|w| w.step.proc == proc) {
-                    let step = Rc::new(Step { proc, fps: vec![], values: vec![], open: true });
-                    node.wut.push(WNode { step, children: vec![] });
-                }
-            }
-        } else {
-            node.backtrack.extend(awake);
-        }
+        add_first_steps(node, awake, optimal);
         return;
     }
 }

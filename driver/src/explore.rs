@@ -346,6 +346,12 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
             // ender's own flushes need not: no one reads after the end.
             dpor::other_threads_before_the_end(&mut path, optimal);
         }
+        if reduce {
+            dpor::room_makers(&mut path, optimal);
+            if s.flags & channel::FL_EVENTS_TRUNC == 0 && status != Status::SleepBlocked {
+                dpor::unflushed_at_the_end(&mut path, events, optimal);
+            }
+        }
         if debug {
             eprintln!("--- execution {} status {:?} prefix {} sleepers {:?}", stats.executions, status, prefix, sleepers.iter().map(|z| z.proc).collect::<Vec<_>>());
             for (k, n) in path.iter().enumerate() {

@@ -258,3 +258,26 @@ fn a_violation_beside_a_failed_assume_is_real() {
         }
     }
 }
+
+/// Wrong SAFE answers found on Nidhugg's litmus corpus in relaxed form
+/// (issue 18), each shrunk to its shape: every reduction must find what
+/// exhaustive search finds, at the bounds where it is reachable, and agree
+/// with it where the bound forbids it (K = 1).
+#[test]
+fn reductions_find_what_exhaustive_search_finds() {
+    let cases: [(&str, &[(&str, u32, i32)]); 3] = [
+        ("pso-store-below-bound", &[("pso", 1, 0), ("pso", 2, 1), ("pso", 32, 1), ("pso", 0, 1)]),
+        ("pso-which-entry-leaves", &[("pso", 1, 0), ("pso", 2, 1), ("pso", 3, 1), ("pso", 0, 1)]),
+        ("unflushed-at-end", &[("sc", 0, 1), ("tso", 0, 1), ("tso", 32, 1), ("pso", 0, 1), ("pso", 32, 1)]),
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    for (name, configs) in cases {
+        let prog = build(&repo().join("tests/programs/reduction").join(format!("{name}.c")), dir.path());
+        for &(model, k, want) in configs {
+            for por in ["none", "source", "optimal"] {
+                let (code, out, err) = run_verify(&["--model", model, "--buffer-size", &k.to_string(), "--por", por, prog.to_str().unwrap()]);
+                assert_eq!(code, want, "{name} under {model} K={k}, --por {por}: {out}{err}");
+            }
+        }
+    }
+}

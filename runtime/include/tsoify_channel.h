@@ -74,6 +74,10 @@ enum tsoify_choice_kind {
   TSOIFY_CH_EVICT = 2,    /* PSO, full buffer: which entry leaves first */
   TSOIFY_CH_SPURIOUS = 3, /* pthread_cond_wait: 1 = return without a signal (POSIX allows it) */
 };
+/* or'ed into a scheduling choice's kind: a thread waits there for room in
+ * its full bounded buffer, so which of its entries leaves first matters
+ * (under PSO several may), though the flushes commute as events */
+#define TSOIFY_CH_ROOM_WAIT 0x100u
 
 struct tsoify_choice {
   uint32_t chosen; /* prefix: set by the explorer; trail: what was taken */
@@ -134,7 +138,9 @@ enum tsoify_event_kind {
   TSOIFY_EV_LOAD = 1,        /* aux: TSOIFY_SRC_* bits */
   TSOIFY_EV_STORE = 2,       /* aux: 0 = written to memory, 1 = buffered, 2 = buffered after evicting
                                 the oldest entry, 3 = buffered after waiting for a flush to make
-                                room (under reduction); aux2: flush process that will write it */
+                                room (under reduction), 4 | m << 8 = buffered in a bounded buffer
+                                that has room only because the thread's first m flushes made it;
+                                aux2: flush process that will write it */
   TSOIFY_EV_FLUSH = 3,       /* a buffered store reaches memory; aux = flush process,
                                 aux2 = owner thread | barrier epoch << 8 (PSO) */
   TSOIFY_EV_FENCE = 4,       /* aux: entries drained */

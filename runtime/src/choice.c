@@ -156,14 +156,14 @@ uint32_t rt_choose(uint32_t n, int kind) {
 /* A scheduling choice among processes. Recorded even with one option, so
  * that every step of an execution (one process running from one scheduling
  * point to the next) starts at a choice the explorer can see. */
-uint32_t rt_choose_proc(uint32_t n, const uint16_t *procs) {
+uint32_t rt_choose_proc(uint32_t n, const uint16_t *procs, uint32_t flags) {
   struct tsoify_shm *s = rt_shm;
   uint32_t base = s->n_options;
   if (base + n > TSOIFY_MAX_OPTIONS) rt_end(TSOIFY_ST_INTERNAL, 0, "more than %u scheduling options in one execution", TSOIFY_MAX_OPTIONS);
   memcpy(&s->option_procs[base], procs, n * sizeof *procs);
   s->n_options = base + n;
   uint32_t k = s->trail_len;
-  struct tsoify_choice *c = record(n, TSOIFY_CH_SCHEDULE);
+  struct tsoify_choice *c = record(n, TSOIFY_CH_SCHEDULE | (int)flags);
   c->options = base;
   if (k < s->prefix_len) return replayed(c, k, n);
   if (s->prefix_len == 0) sleep_active = 1;
@@ -226,10 +226,10 @@ static void footprint(struct tsoify_footprint *f, int kind, uint64_t addr, uint3
   if (f->access & TSOIFY_FP_SYNC) f->hi = f->lo + 1;
   f->owner = (uint16_t)rt_cur; /* a flush is logged as its owner's event */
   /* Thread events that wait for the thread's flushes so far: those that
-   * drain its buffer, a store that evicted or waited for room, and with
-   * bounded buffers every buffered store (whether it fits depends on how
-   * many entries have left). */
-  int bounded = rt_shm->bound && rt_shm->model != TSOIFY_MODEL_SC;
+   * drain its buffer, and a store that evicted, waited for room, or fits
+   * in a bounded buffer only because entries have left (aux 2, 3, 4; a
+   * store that would fit even had none left, aux 1, does not wait: a
+   * bound the program never reaches orders nothing). */
   switch (kind) {
   case TSOIFY_EV_FENCE: case TSOIFY_EV_RMW: case TSOIFY_EV_CMPXCHG: case TSOIFY_EV_SPAWN: case TSOIFY_EV_JOIN:
   case TSOIFY_EV_EXIT: case TSOIFY_EV_LOCK: case TSOIFY_EV_UNLOCK: case TSOIFY_EV_ATOMIC_BEGIN:
@@ -237,7 +237,7 @@ static void footprint(struct tsoify_footprint *f, int kind, uint64_t addr, uint3
     f->access |= TSOIFY_FP_AFTER_FLUSHES;
     break;
   case TSOIFY_EV_STORE:
-    if (aux != 1 || bounded) f->access |= TSOIFY_FP_AFTER_FLUSHES;
+    if (aux != 1) f->access |= TSOIFY_FP_AFTER_FLUSHES; /* (aux 4: the first m, see dpor.rs) */
     break;
   default: break;
   }

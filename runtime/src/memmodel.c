@@ -46,6 +46,7 @@ struct buffer {
   struct entry *e; /* e[0] is the oldest; storage made once by rt_mm_init */
   uint32_t n;
   uint32_t epoch;
+  uint32_t flushed; /* entries that left by a flush so far (room they made) */
 };
 
 static struct buffer buffers[RT_MAX_THREADS];
@@ -320,6 +321,7 @@ void rt_mm_flush_entry(int t, uint32_t idx) {
   rt_event(TSOIFY_EV_FLUSH, (void *)e->addr, e->size, e->val.w[0], e->loc, e->proc,
            (uint32_t)t | e->epoch << 8);
   remove_entry(b, idx);
+  b->flushed++;
 }
 
 /* PSO: older entry j holds back entry i (same bytes, or a barrier between) */
@@ -426,7 +428,13 @@ void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t orde
     evicted = 1;
   }
   append(b, a, size, v, loc);
-  rt_event(TSOIFY_EV_STORE, addr, size, v.w[0], loc, evicted ? 2 : waited ? 3 : 1, b->e[b->n - 1].proc);
+  /* With a bound, a store that fits only because earlier flushes made room
+   * happens after the first m of them, m = what it needed (aux 4 | m << 8);
+   * one that would fit had none of the thread's entries left yet does not
+   * depend on them (aux 1). */
+  uint32_t needed = b->n + b->flushed > RT_BOUND ? b->n + b->flushed - RT_BOUND : 0;
+  uint32_t how = evicted ? 2 : waited ? 3 : RT_BOUND && needed ? 4 | needed << 8 : 1;
+  rt_event(TSOIFY_EV_STORE, addr, size, v.w[0], loc, how, b->e[b->n - 1].proc);
 }
 
 /* Memory that dies (free, end of a stack frame) takes the owner's pending

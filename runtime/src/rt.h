@@ -69,7 +69,7 @@ extern const uint32_t __tsoify_default_model, __tsoify_default_bound;
 extern uint32_t rt_cur_loc;
 uint32_t rt_choose(uint32_t n, int kind);
 /* a scheduling choice among processes (threads, flush processes) */
-uint32_t rt_choose_proc(uint32_t n, const uint16_t *procs);
+uint32_t rt_choose_proc(uint32_t n, const uint16_t *procs, uint32_t flags);
 void rt_event(int kind, const void *addr, uint32_t size, uint64_t value, uint32_t loc, uint32_t aux,
               uint32_t aux2);
 _Noreturn void rt_end(int status, uint32_t loc, const char *fmt, ...);

@@ -131,7 +131,10 @@ static void schedule(int self_ok) {
     uint16_t procs[RT_MAX_OPTIONS];
     for (int k = 0; k < n; k++)
       procs[k] = opt_entry[k] == UINT32_MAX ? (uint16_t)opt_thread[k] : rt_mm_flush_proc(opt_thread[k], opt_entry[k]);
-    uint32_t c = rt_choose_proc((uint32_t)n, procs);
+    uint32_t flags = 0;
+    for (int t = 0; t < nthreads && s->por; t++)
+      if (threads[t].state == T_RUNNABLE && threads[t].need == NEED_ROOM && rt_mm_full(t)) flags = TSOIFY_CH_ROOM_WAIT;
+    uint32_t c = rt_choose_proc((uint32_t)n, procs, flags);
     if (opt_entry[c] != UINT32_MAX) {
       int saved = rt_cur;
       rt_cur = opt_thread[c]; /* the flush is logged as the owner's event */
