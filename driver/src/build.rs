@@ -256,7 +256,42 @@ pub fn link(wd: &Workdir, module: &tsoify_pass::Instrumented, output: &Path) -> 
     module.write_bc(&bc)?;
     let mut cmd = Command::new(llvm_tool("clang")?);
     cmd.args(["-O2", "-w"]).arg(&bc).arg(wd.path("libtsoify_rt.a")).arg("-o").arg(output).arg("-lpthread");
+    let out = cmd.output().with_context(|| format!("cannot run {:?}", cmd.get_program()))?;
+    if out.status.success() {
+        return Ok(());
+    }
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    if let Some(msg) = undefined_functions(&stderr) {
+        bail!(InputError(msg));
+    }
     run_tool(&mut cmd, "linking", output)
+}
+
+/// The linker's "undefined reference" lines as one error: the first
+/// function with where it is called, and how many more there are.
+fn undefined_functions(linker_stderr: &str) -> Option<String> {
+    let mut found: Vec<(String, String)> = vec![]; // (name, file:line)
+    for line in linker_stderr.lines() {
+        let Some((place, rest)) = line.split_once(": undefined reference to `") else { continue };
+        let name = rest.trim_end_matches('\'').to_string();
+        // "/usr/bin/ld: /path/prog.c:4" or "/path/prog.c:4"
+        let place = place.rsplit(": ").next().unwrap_or(place);
+        let place = Path::new(place).file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+        if !found.iter().any(|(n, _)| *n == name) {
+            found.push((name, place));
+        }
+    }
+    let (name, place) = found.first()?;
+    let more = match found.len() {
+        1 => String::new(),
+        n => format!(" (and {} more: {})", n - 1, found[1..].iter().map(|(n, _)| format!("`{n}`")).collect::<Vec<_>>().join(", ")),
+    };
+    let hint = if name.starts_with("__VERIFIER_") {
+        "tsoify knows __VERIFIER_nondet_<type>, __VERIFIER_assume, __VERIFIER_atomic_begin/end and __VERIFIER_atomic_* functions the program defines"
+    } else {
+        "define it in the program (tsoify builds one source file)"
+    };
+    Some(format!("{place}: call to `{name}`, which is defined nowhere (not in the program, the C library or tsoify's runtime){more}; hint: {hint}"))
 }
 
 /// The whole of `tsoify`: build `input` into the executable `output`.

@@ -68,7 +68,12 @@ fn complete_or_unknown(x: &Exploration, yes: &'static str) -> Verdict {
     for m in &s.internal {
         why.push(format!("runtime: {m}"));
     }
-    if why.is_empty() && s.exhausted {
+    if why.is_empty() && s.exhausted && s.complete() == 0 {
+        // true (no execution reaches an error) but resting on nothing a
+        // user might expect: say so
+        let reason = format!("(over no complete execution: {} of {} discarded by a failed __VERIFIER_assume, the rest cut short as equivalent to others)", s.assume_blocked, s.executions);
+        Verdict { verdict: yes, reason }
+    } else if why.is_empty() && s.exhausted {
         Verdict { verdict: yes, reason: String::new() }
     } else {
         Verdict { verdict: "UNKNOWN", reason: why.join("; ") }

@@ -147,3 +147,26 @@ fn deadlock_is_a_violation() {
     assert_eq!(code, 1, "{out}");
     assert!(out.starts_with("VIOLATION deadlock"), "{out}");
 }
+
+/// A call to a function defined nowhere is a one-line input error naming
+/// it and where it is called, not the linker's message.
+#[test]
+fn an_undefined_function_is_named_with_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write_c(dir.path(), "undef.c", "extern int __VERIFIER_nondet_foo(void);\nextern int mystery(int);\nint main(void) {\n  return mystery(__VERIFIER_nondet_foo());\n}\n");
+    let (code, _out, err) = run_verify(&[p.to_str().unwrap()]);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("undef.c:4: call to `__VERIFIER_nondet_foo`") && err.contains("`mystery`") && err.contains("hint:"), "{err}");
+    assert_eq!(err.trim().lines().count(), 1, "one line: {err}");
+}
+
+/// SAFE because every execution failed an assume is still SAFE (no path
+/// reaches an error), but the verdict says it rests on no complete execution.
+#[test]
+fn safe_over_no_complete_execution_says_so() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write_c(dir.path(), "never.c", "#include <assert.h>\nextern void __VERIFIER_assume(int);\nint x;\nint main(void) {\n  __VERIFIER_assume(x == 1);\n  assert(0);\n  return 0;\n}\n");
+    let (code, out, err) = run_verify(&[p.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    assert!(out.lines().next().unwrap().starts_with("SAFE (over no complete execution: 1 of 1 discarded"), "{out}");
+}
