@@ -180,6 +180,11 @@ fn optimal_dpor_explores_one_execution_per_trace() {
         // N writers of N variables: nothing conflicts, one trace
         let (complete, blocked, _) = complete_executions("tests/programs/counts/independent.c", n, "optimal");
         assert_eq!((complete, blocked), (1, 0), "independent N={n}");
+        // the same writers when main does not join them
+        for por in ["optimal", "source"] {
+            let (complete, _, _) = complete_executions("tests/programs/counts/writers-no-join.c", n, por);
+            assert_eq!(complete, factorial(n as u64), "writers-no-join N={n} --por {por}");
+        }
     }
     for n in [1, 2, 3] {
         // a reader and N writers of one variable: N+1 values to read (the

@@ -206,8 +206,10 @@ static void footprint(struct tsoify_footprint *f, int kind, uint64_t addr, uint3
   case TSOIFY_EV_AWAIT: f->access = TSOIFY_FP_READ; break;
   case TSOIFY_EV_STORE: f->access = aux == 0 ? TSOIFY_FP_WRITE : 0; break; /* buffered: unseen until flushed */
   case TSOIFY_EV_FLUSH: f->access = TSOIFY_FP_WRITE | TSOIFY_FP_FLUSH, f->proc = (uint16_t)aux; break;
-  case TSOIFY_EV_RMW:
-  case TSOIFY_EV_CMPXCHG: f->access = TSOIFY_FP_READ | TSOIFY_FP_WRITE; break;
+  case TSOIFY_EV_RMW: f->access = TSOIFY_FP_READ | TSOIFY_FP_WRITE; break;
+  /* a compare-exchange that failed wrote nothing (a locked read): two of
+   * them commute, and so does one with a plain read */
+  case TSOIFY_EV_CMPXCHG: f->access = TSOIFY_FP_READ | (aux == 1 ? TSOIFY_FP_WRITE : 0); break;
   case TSOIFY_EV_FREE: f->access = TSOIFY_FP_WRITE, f->hi = addr + (value ? value : 1); break;
   case TSOIFY_EV_LOCK:
   case TSOIFY_EV_COND_WAIT:

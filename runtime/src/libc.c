@@ -141,12 +141,12 @@ _Noreturn void __tsoify_assert_fail(const char *expr, const char *file, unsigned
 _Noreturn void __tsoify_reach_error(void) { rt_end(TSOIFY_ST_REACH_ERROR, rt_cur_loc, "reach_error() called"); }
 
 _Noreturn void __tsoify_abort(void) {
-  rt_end_point(); /* under unreach-call an abort is a quiet end: others may run first */
+  rt_end_point(0); /* under unreach-call an abort is a quiet end: others may run first */
   rt_end(TSOIFY_ST_ABORT, rt_cur_loc, "abort() called");
 }
 
 _Noreturn void __tsoify_exit(int code) {
-  rt_end_point();
+  rt_end_point(1);
   rt_end(TSOIFY_ST_DONE, rt_cur_loc, code ? "exit(%d)" : 0, code);
 }
 

@@ -151,8 +151,9 @@ void rt_run_execution(int (*user_main)(int, char **, char **), int argc, char **
 _Noreturn void rt_leave_execution(void);
 void rt_sched_point(void);  /* the current thread is about to do a visible operation */
 /* The current thread is about to end the whole process (main returning,
- * exit(), abort()): a scheduling point, so other threads can run first. */
-void rt_end_point(void);
+ * exit(), abort()): a scheduling point, so other threads can run first;
+ * with wait_for_others, not before they cannot (threads.c). */
+void rt_end_point(int wait_for_others);
 /* What the current thread is about to do at its scheduling point, so the
  * scheduler offers only the buffer flushes that operation could observe. */
 /* PEND_ANY: entering an atomic block, inside which no other buffer flushes:

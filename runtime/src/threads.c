@@ -16,7 +16,7 @@
 #define STACK_BYTES (256u * 1024u)
 
 enum { T_UNUSED = 0, T_RUNNABLE, T_FINISHED };
-enum { W_NONE = 0, W_JOIN, W_MUTEX, W_COND, W_FOREVER, W_AWAIT };
+enum { W_NONE = 0, W_JOIN, W_MUTEX, W_COND, W_FOREVER, W_AWAIT, W_END };
 
 struct rt_thread {
   ucontext_t ctx;
@@ -62,18 +62,34 @@ void rt_threads_init(void) {
 
 int rt_atomic_depth(void) { return atomic_depth; }
 
+static int could_run(int t);
+
 static int enabled(int t) {
   struct rt_thread *th = &threads[t];
   if (th->state != T_RUNNABLE) return 0;
   if (atomic_owner >= 0 && atomic_owner != t) return 0;
   if (rt_shm->por && th->need == NEED_EMPTY && rt_mm_pending(t)) return 0;
   if (rt_shm->por && th->need == NEED_ROOM && rt_mm_full(t)) return 0;
+  if (th->wait == W_END) {
+    for (int u = 0; u < nthreads && atomic_owner != t; u++)
+      if (u != t && could_run(u)) return 0;
+    return 1;
+  }
+  return could_run(t);
+}
+
+/* t waits for nothing that has not happened (its own buffer aside, which
+ * flush steps can always empty) */
+static int could_run(int t) {
+  struct rt_thread *th = &threads[t];
+  if (th->state != T_RUNNABLE) return 0;
   switch (th->wait) {
   case W_JOIN: return threads[(intptr_t)th->wait_obj].state == T_FINISHED;
   case W_MUTEX: return *mutex_word(th->wait_obj) == 0;
   case W_COND: return 0; /* made W_MUTEX by a signal */
   case W_FOREVER: return 0;
   case W_AWAIT: return rt_await_changed(t);
+  case W_END: return 0;
   default: return 1;
   }
 }
@@ -196,16 +212,24 @@ void rt_sched_point(void) {
   th->need = NEED_NONE;
 }
 
-/* The step that ends the process is a step like any other: every thread
- * that can run before it does so in some execution (a thread created just
- * before main returns may still see main's last store). The step touches
- * nothing, so no flush is offered for it without reduction (a store that
- * reaches memory after the end is seen by no one); the explorer takes it as
- * dependent with every other thread's next step (dpor.rs,
- * other_threads_before_the_end). */
-void rt_end_point(void) {
+/* The step that ends the process is a step like any other: the other
+ * threads may run before it (a thread created just before main returns may
+ * still see main's last store). Ending early only cuts what the others
+ * would do next: it reaches no state, and no error, that letting them run
+ * first does not. So with `wait_for_others` (main's return, exit()) the
+ * step waits until no other thread can run (blocked, waiting in an await
+ * loop, or finished): an execution is never cut while another could go on,
+ * and the cut executions, one per prefix of the others' runs, are not
+ * explored. abort() does not wait: under the default property it is itself
+ * the violation. The step touches nothing, so no flush is offered for it
+ * without reduction (a store that reaches memory after the end is seen by
+ * no one); the explorer takes it as dependent with every other process
+ * (dpor.rs, other_threads_before_the_end). */
+void rt_end_point(int wait_for_others) {
   rt_pending(PEND_END, 0, 0);
+  if (wait_for_others) threads[rt_cur].wait = W_END;
   rt_sched_point();
+  threads[rt_cur].wait = W_NONE;
 }
 
 /* The current thread never runs again; the others go on. */
@@ -268,7 +292,7 @@ static char **main_argv, **main_envp;
 static void main_entry(void) {
   int code = main_fn(main_argc, main_argv, main_envp);
   (void)code;
-  rt_end_point();
+  rt_end_point(1);
   rt_end(TSOIFY_ST_DONE, 0, 0);
 }
 
