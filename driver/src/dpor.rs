@@ -629,6 +629,12 @@ impl<'a> Execution<'a> {
         let after = |m: usize| first.clone().any(|x| self.hb(x, m));
         (sj + 1..limit)
             .filter(|&s| {
+                // the step that ended the execution waits for every other
+                // thread (main's return, exit: threads.c rt_end_point), so
+                // it never goes before anything
+                if s + 1 == self.steps.node.len() {
+                    return false;
+                }
                 let span = self.steps.span(s);
                 if !span.is_empty() {
                     return !span.into_iter().any(after);

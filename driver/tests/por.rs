@@ -185,6 +185,9 @@ fn optimal_dpor_explores_one_execution_per_trace() {
             let (complete, _, _) = complete_executions("tests/programs/counts/writers-no-join.c", n, por);
             assert_eq!(complete, factorial(n as u64), "writers-no-join N={n} --por {por}");
         }
+        // two writes each, main not joining: N! orders of each variable
+        let (complete, blocked, _) = complete_executions("tests/programs/counts/two-step-no-join.c", n, "optimal");
+        assert_eq!((complete, blocked), (factorial(n as u64).pow(2), 0), "two-step-no-join N={n}");
     }
     for n in [1, 2, 3] {
         // a reader and N writers of one variable: N+1 values to read (the
