@@ -73,6 +73,9 @@ pub struct Step {
     /// the step contained a value choice: its footprint holds for that
     /// value only, so it counts as dependent with everything
     pub open: bool,
+    /// a wakeup branch made without a race (`add_first_steps`): only its
+    /// process is known, not what follows it, so it covers no sequence
+    pub synthetic: bool,
 }
 
 impl Step {
@@ -331,7 +334,7 @@ impl Steps {
         // every other process, whatever its events show (main's end has none)
         let ends = s + 1 == self.node.len();
         let open = ends || !values.is_empty() || path[next..].iter().any(|n| !n.schedule && (n.event as usize) < span.end);
-        Step { proc: self.proc[s], fps, open, values }
+        Step { proc: self.proc[s], fps, open, values, synthetic: false }
     }
 }
 
@@ -844,6 +847,11 @@ impl Seq<'_> {
 /// or `w` is used up along an existing branch.
 fn insert(children: &mut Vec<WNode>, w: Seq, descs: &HashMap<usize, Rc<Step>>) -> bool {
     for c in children.iter_mut() {
+        // a synthetic one-step branch does not cover a sequence: what runs
+        // after its step is left to the defaults, which need not reach it
+        if c.step.synthetic {
+            continue;
+        }
         if w.weak_initial(&c.step) {
             let rest = w.without(&c.step);
             if c.children.is_empty() || rest.steps.is_empty() {
@@ -943,7 +951,8 @@ pub fn unflushed_at_the_end(path: &mut [Node], events: &[Event], optimal: bool) 
 /// it may be the one that makes room, and which entry leaves decides what
 /// stays buffered (under PSO several may leave; the flushes commute as
 /// events, so no race shows the choice): every flush option there is tried
-/// (source DPOR: backtracked unless asleep; optimal: a one-step open branch).
+/// (source DPOR: backtracked unless asleep; optimal: a synthetic one-step
+/// branch).
 pub fn room_makers(path: &mut [Node], optimal: bool) {
     for node in path.iter_mut().filter(|n| n.room_wait && n.schedule) {
         let flushes: Vec<u32> = (0..node.count).filter(|&o| crate::channel::flush_owner(node.options[o as usize]).is_some() && !node.asleep(node.options[o as usize])).collect();
@@ -959,7 +968,7 @@ fn add_first_steps(node: &mut Node, options: Vec<u32>, optimal: bool) {
         for o in options {
             let proc = node.options[o as usize];
             if o != node.chosen && !node.done.contains(&o) && !node.wut.iter().any(|w| w.step.proc == proc) {
-                let step = Rc::new(Step { proc, fps: vec![], values: vec![], open: true });
+                let step = Rc::new(Step { proc, fps: vec![], values: vec![], open: true, synthetic: true });
                 node.wut.push(WNode { step, children: vec![] });
             }
         }

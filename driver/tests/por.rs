@@ -289,3 +289,20 @@ fn reductions_find_what_exhaustive_search_finds() {
         }
     }
 }
+
+/// Known wrong SAFE answers still open (issue 18), shrunk from Nidhugg's
+/// litmus corpus in relaxed form: bounded PSO with a buffer that fills.
+/// Exhaustive search finds each violation; the reductions must too. Run
+/// with `cargo test --release --test por -- --ignored`.
+#[test]
+#[ignore]
+fn known_open_full_buffer_cases() {
+    let dir = tempfile::tempdir().unwrap();
+    for name in ["pso-full-same-address", "pso-room-made-by-flush"] {
+        let prog = build(&repo().join("tests/programs/reduction").join(format!("{name}.c")), dir.path());
+        for por in ["none", "source", "optimal"] {
+            let (code, out, err) = run_verify(&["--model", "pso", "--buffer-size", "2", "--por", por, prog.to_str().unwrap()]);
+            assert_eq!(code, 1, "{name} under pso K=2, --por {por}: {out}{err}");
+        }
+    }
+}
