@@ -908,7 +908,7 @@ pub fn hand_down(path: &mut [Node], k: usize, branch: &WNode) {
 /// For each such read, the store's flush process is tried before the read's
 /// step (where it is no option, a PSO entry held back by an older one,
 /// every flush of that thread is). Source DPOR: backtrack; optimal: a
-/// one-step open branch.
+/// synthetic one-step branch (`add_first_steps`).
 pub fn unflushed_at_the_end(path: &mut [Node], events: &[Event], optimal: bool) {
     // buffered stores by flush process, FIFO; flushes take the oldest
     let mut pending: HashMap<u16, VecDeque<usize>> = HashMap::new();
