@@ -16,8 +16,18 @@ memory. mfence and xchg wait until the thread's buffer is empty; xchg then
 writes memory directly. An atomic function (SV-COMP's __VERIFIER_atomic_*)
 waits for an empty buffer too, then runs with no other thread or flush in
 between: it reads and writes memory directly, and when its assume fails the
-execution is infeasible (modelled as waiting: the same final states). A bounded TSO buffer (bound K > 0) makes a store wait
-until the thread holds fewer than K entries. An execution ends when every
+execution is infeasible (modelled as waiting: the same final states). A
+seq_cst store (atomic_store_explicit(..., memory_order_seq_cst)) is a
+locked store like xchg; relaxed atomic loads and stores are plain ones.
+
+A bounded buffer (bound K > 0, TSO and PSO alike) makes a store wait until
+the thread holds fewer than K entries; under PSO K counts all of the
+thread's entries, over every address. Waiting is exact: the thread's own
+flushes go on meanwhile, so the store can follow the flush of any entry that
+may leave, which is what verify's eviction (a store into a full buffer first
+flushes one of the entries that may leave, a choice) does in one step; the
+same flush done earlier or later is a separate interleaving both explore.
+An execution ends when every
 thread is done and every buffer is empty (thread exit drains the buffer and
 main joins all threads), and main then reads the final memory.
 
@@ -30,7 +40,8 @@ verifies that they are unchanged, so the C programs and the oracle describe
 the same operations in the same order.
 
 Usage:
-  oracle.py [TEST...]          print outcome sets (optionally --bound K for TSO)
+  oracle.py [TEST...]          print outcome sets (--bound K: TSO and PSO with
+                               store-buffer bound K)
   oracle.py --check [TEST...]  compare with the .expect and .c files; exit 1 on
                                any difference
   oracle.py --write [TEST...]  (re)write the .expect files
@@ -49,14 +60,21 @@ BOUNDS = (1, 2, 3, 4, 0)  # TSO bounds checked for [bounded]; 0 = unbounded
 # ---------------------------------------------------------------------------
 # Test descriptions
 #
-# ops:   ('st', LOC, VALUE_OR_LOCAL)   store (VALUE an int, or a local's name)
-#        ('ld', REG, LOC)              REG = LOC  (load, then store to REG)
-#        ('ldt', LOCAL, LOC)           int LOCAL = LOC  (thread-local temp)
+# ops:   ('st', LOC, VALUE[, ORD])     store (VALUE an EXPR: int, local, ...)
+#        ('ld', REG, LOC[, ORD])       REG = LOC  (load, then store to REG)
+#        ('ldt', LOCAL, LOC[, ORD])    int LOCAL = LOC  (thread-local temp)
 #        ('mfence',)                   __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #        ('xchg', LOC, VALUE)          __atomic_exchange_n(&LOC, VALUE, SEQ_CST)
 #        ('atomic', LOC, V, LOC2, V2)  a __VERIFIER_atomic_ function:
 #                                      __VERIFIER_assume(LOC == V); LOC2 = V2;
-# LOC:   a variable name (whole variable) or (var, byte_offset, size)
+#        ('if', EXPR, [ops])           if (EXPR) { ops }  (no loads inside)
+# ORD:   None (plain access), 'rlx' or 'sc': atomic_load_explicit /
+#        atomic_store_explicit with memory_order_relaxed / _seq_cst on a
+#        4-byte int (a seq_cst store is locked, like xchg; loads are loads)
+# LOC:   a variable name (whole variable), (var, byte_offset, size), or
+#        (var, EXPR): element EXPR of an int array (var of type 'int[N]'),
+#        e.g. ('vars', ('+', 1, ('^', 'a0', 'a0'))) is vars[1 + (a0 ^ a0)]
+# EXPR:  an int, a local's name, or (OP, EXPR, EXPR), OP one of + ^ & ==
 # regs:  registers reported, in order; final: final variables reported, each
 #        a name or (label, LOC); types: C types of variables (default 'int');
 # table: (partial outcome, (sc, tso, pso) reachability) from the team's table
@@ -214,11 +232,60 @@ test("bound3", "all-zero needs T0's 3 stores a,b,c all buffered at once: "
 # Program layout: every variable (shared and register) gets its own bytes.
 # ---------------------------------------------------------------------------
 
-TYPE_SIZE = {"int": 4, "unsigned int": 4, "unsigned char[8]": 8}
+TYPE_SIZE = {"int": 4, "unsigned int": 4, "unsigned char": 1}
 
 
 def is_array(ctype):
     return ctype.endswith("]")
+
+
+def array_type(ctype):
+    """('int', 3) for 'int[3]'."""
+    base, dim = ctype[:-1].split("[")
+    return base, int(dim)
+
+
+def type_size(ctype):
+    if is_array(ctype):
+        base, n = array_type(ctype)
+        return TYPE_SIZE[base] * n
+    return TYPE_SIZE[ctype]
+
+
+def is_element(loc):
+    """Whether loc is (array, EXPR): an element of an int array."""
+    return isinstance(loc, tuple) and len(loc) == 2
+
+# ---------------------------------------------------------------------------
+# Expressions: an int, a local's name, or (OP, EXPR, EXPR)
+# ---------------------------------------------------------------------------
+
+EXPR_OPS = {"+": lambda a, b: a + b, "^": lambda a, b: a ^ b,
+            "&": lambda a, b: a & b, "==": lambda a, b: int(a == b)}
+
+
+def eval_expr(e, env):
+    if isinstance(e, int):
+        return e
+    if isinstance(e, str):
+        return env[e]
+    return EXPR_OPS[e[0]](eval_expr(e[1], env), eval_expr(e[2], env))
+
+
+def expr_locals(e):
+    """The locals an EXPR reads."""
+    if isinstance(e, int):
+        return set()
+    if isinstance(e, str):
+        return {e}
+    return expr_locals(e[1]) | expr_locals(e[2])
+
+
+def c_expr(e, top=True):
+    if isinstance(e, (int, str)):
+        return str(e)
+    text = "%s %s %s" % (c_expr(e[1], False), e[0], c_expr(e[2], False))
+    return text if top else "(%s)" % text
 
 
 def op_locs(op):
@@ -229,6 +296,8 @@ def op_locs(op):
         return [op[1], op[3]]
     if op[0] in ("ld", "ldt"):
         return [op[2]] + ([op[1]] if op[0] == "ld" else [])
+    if op[0] == "if":
+        return [loc for o in op[2] for loc in op_locs(o)]
     return []
 
 
@@ -255,14 +324,23 @@ class Program:
         nbytes = 0
         for name in shared_vars(t) + t["regs"]:
             self.addr[name] = nbytes
-            nbytes += TYPE_SIZE[var_type(t, name)]
+            nbytes += type_size(var_type(t, name))
         self.nbytes = nbytes
         self.threads = [self.compile(code) for code in t["threads"]]
 
     def loc(self, loc):
-        """(address, size) of a LOC."""
+        """(address, size) of a LOC, or ('dyn', array address, EXPR, 4) for
+        an element whose index depends on locals (resolve() at run time)."""
         if isinstance(loc, str):
-            return self.addr[loc], TYPE_SIZE[var_type(self.test, loc)]
+            return self.addr[loc], type_size(var_type(self.test, loc))
+        if is_element(loc):
+            var, idx = loc
+            base, n = array_type(var_type(self.test, var))
+            assert base == "int", loc
+            if isinstance(idx, int):
+                assert 0 <= idx < n, loc
+                return self.addr[var] + 4 * idx, 4
+            return ("dyn", self.addr[var], idx, n)
         var, off, size = loc
         return self.addr[var] + off, size
 
@@ -270,13 +348,19 @@ class Program:
         out = []
         for op in code:
             kind = op[0]
+            sc_store = kind == "st" and len(op) > 3 and op[3] == "sc"
             if kind == "st":
-                out.append(("store", self.loc(op[1]), op[2]))
+                out.append(("xchg" if sc_store else "store", self.loc(op[1]), op[2]))
             elif kind == "ld":
                 out.append(("load", "$tmp", self.loc(op[2])))
                 out.append(("store", self.loc(op[1]), "$tmp"))
             elif kind == "ldt":
                 out.append(("load", op[1], self.loc(op[2])))
+            elif kind == "if":
+                body = self.compile(op[2])
+                assert not any(m[0] == "load" for m in body), op
+                out.append(("skip", op[1], len(body)))
+                out += body
             elif kind == "mfence":
                 out.append(("fence",))
             elif kind == "xchg":
@@ -361,39 +445,55 @@ def successors(prog, model, bound, state):
             continue
         step = thread_step(code[pcs[i]], model, bound, locs[i], mem, buf)
         if step is not None:
-            loc_i, mem2, buf2 = step
-            yield (replace(pcs, i, pcs[i] + 1), replace(locs, i, loc_i),
+            advance, loc_i, mem2, buf2 = step
+            yield (replace(pcs, i, pcs[i] + advance), replace(locs, i, loc_i),
                    mem2, replace(bufs, i, buf2))
 
 
+def value(e, locs):
+    return e if isinstance(e, int) else eval_expr(e, dict(locs))
+
+
+def resolve(spec, locs):
+    """(address, size) of a compiled location (see Program.loc)."""
+    if spec[0] != "dyn":
+        return spec
+    _, base, idx, n = spec
+    i = eval_expr(idx, dict(locs))
+    if not 0 <= i < n:
+        raise ValueError("index %d out of bounds (%r)" % (i, idx))
+    return base + 4 * i, 4
+
+
 def thread_step(op, model, bound, locs, mem, buf):
-    """Execute one micro-op; None if it cannot run now."""
+    """Execute one micro-op: (pc advance, locals, memory, buffer), or None
+    if it cannot run now."""
     kind = op[0]
     if kind == "load":
-        addr, size = op[2]
-        return set_local(locs, op[1], read(mem, buf, addr, size)), mem, buf
+        addr, size = resolve(op[2], locs)
+        return 1, set_local(locs, op[1], read(mem, buf, addr, size)), mem, buf
+    if kind == "skip":  # a branch: over the next op[2] micro-ops unless op[1]
+        return (1 if eval_expr(op[1], dict(locs)) else 1 + op[2]), locs, mem, buf
     if kind == "store":
-        (addr, size), v = op[1], op[2]
-        if isinstance(v, str):
-            v = dict(locs)[v]
+        (addr, size), v = resolve(op[1], locs), value(op[2], locs)
         bs = to_bytes(v, size)
         if model == "sc":
-            return locs, write_mem(mem, addr, bs), buf
+            return 1, locs, write_mem(mem, addr, bs), buf
         if bound and len(buf) >= bound:
-            return None  # full: wait for the oldest entry to flush
-        return locs, mem, buf + ((addr, bs),)
+            return None  # full: wait for an entry that may leave to flush
+        return 1, locs, mem, buf + ((addr, bs),)
     if buf:
         return None  # fence / locked op: wait until the buffer is empty
     if kind == "fence":
-        return locs, mem, buf
+        return 1, locs, mem, buf
     if kind == "xchg":
-        (addr, size), v = op[1], op[2]
-        return locs, write_mem(mem, addr, to_bytes(v, size)), buf
+        (addr, size), v = resolve(op[1], locs), value(op[2], locs)
+        return 1, locs, write_mem(mem, addr, to_bytes(v, size)), buf
     if kind == "atomic":
         (addr, size), v, (addr2, size2), v2 = op[1:]
         if read(mem, buf, addr, size) != v:
             return None
-        return locs, write_mem(mem, addr2, to_bytes(v2, size2)), buf
+        return 1, locs, write_mem(mem, addr2, to_bytes(v2, size2)), buf
     raise ValueError("unknown micro-op %r" % (op,))
 
 
@@ -427,8 +527,8 @@ def report_items(t):
 def loc_value(prog, mem, loc):
     addr, size = prog.loc(loc)
     v = from_bytes(mem[addr:addr + size])
-    if isinstance(loc, str) and var_type(prog.test, loc) == "int" \
-            and v >= 1 << 31:
+    signed = is_element(loc) or (isinstance(loc, str) and var_type(prog.test, loc) == "int")
+    if signed and v >= 1 << 31:
         v -= 1 << 32
     return v
 
@@ -474,9 +574,11 @@ def c_lit(v, size):
 def c_loc(t, loc):
     if isinstance(loc, str):
         return loc
+    if is_element(loc):
+        return "%s[%s]" % (loc[0], c_expr(loc[1]))
     var, off, size = loc
     ctype = var_type(t, var)
-    if not is_array(ctype) and off == 0 and size == TYPE_SIZE[ctype]:
+    if not is_array(ctype) and off == 0 and size == type_size(ctype):
         return var
     base = var if is_array(ctype) else "(unsigned char *)&" + var
     if size == 1:
@@ -486,23 +588,49 @@ def c_loc(t, loc):
 
 
 def loc_size(t, loc):
-    return TYPE_SIZE[var_type(t, loc)] if isinstance(loc, str) else loc[2]
+    if isinstance(loc, str):
+        return type_size(var_type(t, loc))
+    return 4 if is_element(loc) else loc[2]
+
+
+C_ORDER = {"rlx": "memory_order_relaxed", "sc": "memory_order_seq_cst"}
+
+
+def op_order(op):
+    """The ORD of a st/ld/ldt op (None: a plain access)."""
+    return op[3] if op[0] in ("st", "ld", "ldt") and len(op) > 3 else None
+
+
+def c_atomic_ptr(t, loc):
+    assert loc_size(t, loc) == 4, loc
+    return "(atomic_int *)&%s" % c_loc(t, loc)
+
+
+def c_load(t, op):
+    if op_order(op):
+        return "atomic_load_explicit(%s, %s)" % (c_atomic_ptr(t, op[2]), C_ORDER[op[3]])
+    return c_loc(t, op[2])
 
 
 def c_stmt(t, op):
     kind = op[0]
     if kind == "st":
-        v = op[2] if isinstance(op[2], str) else c_lit(op[2], loc_size(t, op[1]))
+        v = c_lit(op[2], loc_size(t, op[1])) if isinstance(op[2], int) else c_expr(op[2])
+        if op_order(op):
+            return "atomic_store_explicit(%s, %s, %s);" % (
+                c_atomic_ptr(t, op[1]), v, C_ORDER[op[3]])
         return "%s = %s;" % (c_loc(t, op[1]), v)
     if kind == "ld":
-        return "%s = %s;" % (op[1], c_loc(t, op[2]))
+        return "%s = %s;" % (op[1], c_load(t, op))
     if kind == "ldt":
-        return "int %s = %s;" % (op[1], c_loc(t, op[2]))
+        return "int %s = %s;" % (op[1], c_load(t, op))
+    if kind == "if":
+        return "if (%s) { %s }" % (c_expr(op[1]), " ".join(c_stmt(t, o) for o in op[2]))
     if kind == "mfence":
         return "__atomic_thread_fence(__ATOMIC_SEQ_CST);"
     if kind == "xchg":
         return "__atomic_exchange_n(&%s, %s, __ATOMIC_SEQ_CST);" % (
-            op[1], c_lit(op[2], loc_size(t, op[1])))
+            c_loc(t, op[1]), c_lit(op[2], loc_size(t, op[1])))
     if kind == "atomic":
         return "%s();" % atomic_name(t, op)
     raise ValueError(op)
@@ -576,13 +704,28 @@ def c_main(t):
     return out
 
 
+def all_ops(code):
+    """The ops of a thread, those inside an 'if' included."""
+    for op in code:
+        yield op
+        if op[0] == "if":
+            yield from all_ops(op[2])
+
+
+def uses_c11_atomics(t):
+    return any(op_order(op) for code in t["threads"] for op in all_ops(code))
+
+
 def c_source(t):
     text = textwrap.wrap("%s: %s." % (t["name"], t["doc"]), 74)
     out = ["/* " + text[0]] + [" * " + line for line in text[1:]]
     out[-1] += " */"
     if "bad" in t:
         out.append("#include <assert.h>")
-    out += ["#include <pthread.h>", '#include "tsoify.h"']
+    out += ["#include <pthread.h>"]
+    if uses_c11_atomics(t):
+        out += ["#include <stdatomic.h>"]
+    out += ['#include "tsoify.h"']
     out += c_decls(t)
     out += c_atomic_functions(t)
     for i, code in enumerate(t["threads"]):
@@ -730,7 +873,7 @@ def cmd_show(tests, bound):
     for t in tests:
         print(t["name"])
         for m in MODELS:
-            if bound and m != "tso":
+            if bound and m == "sc":
                 continue
             os_ = outcomes(t, m, bound)
             print("  %-3s (%d): %s" % (m, len(os_), ", ".join(os_)))
@@ -747,7 +890,7 @@ def main(argv=None):
     g.add_argument("--write", action="store_true", help="(re)write .expect files")
     g.add_argument("--emit-c", action="store_true", help="(re)write .c files")
     ap.add_argument("--bound", type=int, default=0,
-                    help="TSO store-buffer bound K when printing (0 = unbounded)")
+                    help="TSO/PSO store-buffer bound K when printing (0 = unbounded)")
     ap.add_argument("tests", nargs="*", help="test names (default: all)")
     a = ap.parse_args(argv)
     unknown = [n for n in a.tests if n not in TESTS]
