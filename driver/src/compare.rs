@@ -133,6 +133,7 @@ pub fn run(program: &Path, args: &[String], info: &Path, models: &[u32], bounds:
             por,
             property: Default::default(),
             robustness: false,
+            races: crate::explore::RaceCheck::Off,
         };
         let name = config_name(model, bound);
         if let Some(b) = &bar {

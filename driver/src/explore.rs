@@ -40,6 +40,20 @@ pub struct Config {
     /// check every execution for SC-equivalence (robust.rs); stop at the
     /// first that is not (violations are then not stopped at)
     pub robustness: bool,
+    /// look for data races in every execution (races.rs)
+    pub races: RaceCheck,
+}
+
+/// What the search does about data races.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum RaceCheck {
+    /// not looked for
+    Off,
+    /// collected and reported beside the verdict, which they do not change
+    #[default]
+    Report,
+    /// the property: the first race is the violation and ends the search
+    Property,
 }
 
 /// What counts as a violation.
@@ -54,6 +68,10 @@ pub enum Property {
     /// livelock (threads that spin forever never reach an error); a crash
     /// makes the verdict UNKNOWN (the program's behaviour is undefined there).
     UnreachCall,
+    /// SV-COMP's no-data-race: only a data race is a violation (with
+    /// `RaceCheck::Property`); every other ending is quiet as under
+    /// UnreachCall, and so are reach_error and a failed assert.
+    NoDataRace,
 }
 
 impl Property {
@@ -61,6 +79,7 @@ impl Property {
         match self {
             Property::AnyFailure => status.is_violation(),
             Property::UnreachCall => matches!(status, Status::Assert | Status::ReachError),
+            Property::NoDataRace => false,
         }
     }
 }
@@ -155,7 +174,22 @@ pub struct Exploration {
     pub por: Por,
     /// what a user should know about how the search went
     pub notes: Vec<String>,
+    /// data races seen (one per pair of program locations), in the order found
+    pub races: Vec<FoundRace>,
+    /// a data race is a violation (`RaceCheck::Property`)
+    pub races_violate: bool,
     optimal_gave_way: bool,
+}
+
+/// A data race and the execution that showed it first.
+#[derive(Clone, Debug)]
+pub struct FoundRace {
+    pub race: crate::races::Race,
+    /// the execution's events (kept for the first race only: that is the
+    /// one a report shows in full)
+    pub events: Option<Vec<Event>>,
+    /// the execution (1-based) in which it was first seen
+    pub execution: u64,
 }
 
 /// Explore the program. Optimal DPOR gives way to source DPOR when the
@@ -177,6 +211,10 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
 
 fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, progress: &mut dyn FnMut(&Stats)) -> Result<Exploration> {
     let mut server = Server::start(program, args, info)?;
+    // the race check needs each site's ordering: the tables the server
+    // writes as it starts (read after its first answer)
+    let mut program_info: Option<crate::info::ProgramInfo> = None;
+    let mut races: Vec<FoundRace> = vec![];
     {
         let s = server.shm();
         s.model = cfg.model;
@@ -224,7 +262,7 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
         }
         if optimal && s.events[..(s.n_events as usize).min(s.events.len())].iter().any(|e| e.kind == channel::EV_ATOMIC_BEGIN) {
             stats.seconds = start.elapsed().as_secs_f64();
-            return Ok(Exploration { stats, violation: None, not_robust: None, outcomes: BTreeMap::new(), por: cfg.por, notes: vec![], optimal_gave_way: true });
+            return Ok(Exploration { stats, violation: None, not_robust: None, outcomes: BTreeMap::new(), por: cfg.por, notes: vec![], races: vec![], races_violate: false, optimal_gave_way: true });
         }
         let trail_len = s.trail_len as usize;
         if s.flags & channel::FL_NONDET_SAMPLED != 0 {
@@ -284,6 +322,19 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
             let events = &s.events[..s.n_events as usize];
             if let Some(r) = crate::robust::check(events) {
                 not_robust = Some((r, events.to_vec()));
+                break;
+            }
+        }
+        if cfg.races != RaceCheck::Off {
+            let events = &s.events[..(s.n_events as usize).min(s.events.len())];
+            let program_info = program_info.get_or_insert_with(|| crate::info::ProgramInfo::read(info));
+            for race in crate::races::find(events, program_info) {
+                if !races.iter().any(|r| r.race.sites() == race.sites()) {
+                    let events = races.is_empty().then(|| events.to_vec());
+                    races.push(FoundRace { race, events, execution: stats.executions });
+                }
+            }
+            if cfg.races == RaceCheck::Property && !races.is_empty() {
                 break;
             }
         }
@@ -416,7 +467,7 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
         }
     }
     stats.seconds = start.elapsed().as_secs_f64();
-    Ok(Exploration { stats, violation, not_robust, outcomes, por: cfg.por, notes: vec![], optimal_gave_way: false })
+    Ok(Exploration { stats, violation, not_robust, outcomes, por: cfg.por, notes: vec![], races, races_violate: cfg.races == RaceCheck::Property, optimal_gave_way: false })
 }
 
 /// Hand the sleep set to the runtime: each sleeping process with the

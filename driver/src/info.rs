@@ -11,6 +11,10 @@ pub struct Loc {
     pub line: u32,
     pub col: u32,
     pub op: u32,
+    /// the access's ordering (LLVM AtomicOrdering: 0 not atomic, 2 relaxed,
+    /// 4 acquire, 5 release, 6 acq_rel, 7 seq_cst)
+    #[serde(default)]
+    pub order: u32,
 }
 
 #[derive(Deserialize, Clone, Debug)]

@@ -9,6 +9,7 @@ pub mod channel;
 pub mod explore;
 pub mod fences;
 pub mod info;
+pub mod races;
 pub mod report;
 pub mod robust;
 pub mod svcomp;

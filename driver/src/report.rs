@@ -31,6 +31,9 @@ pub fn verdict(x: &Exploration) -> Verdict {
     if let Some(v) = &x.violation {
         return Verdict { verdict: "VIOLATION", reason: v.status.violation_kind().to_string() };
     }
+    if x.races_violate && !x.races.is_empty() {
+        return Verdict { verdict: "VIOLATION", reason: "data race".into() };
+    }
     complete_or_unknown(x, "SAFE")
 }
 
@@ -159,6 +162,9 @@ fn step(n: usize, e: &Event, v: &Violation, info: &ProgramInfo) -> TraceStep {
         10 => (format!("mutex lock {}", info.name_of(e.addr, 0, 0)), None, "fence".into()),
         11 => (format!("mutex unlock {}", info.name_of(e.addr, 0, 0)), None, "fence".into()),
         12 => (format!("nondet -> {}", e.value as i64), Some(e.value as i64), String::new()),
+        // an execution shown for another reason (a race, a reordering)
+        // may end in an error that is not the property checked
+        13 if v.status == Status::Done => (format!("ends: {}", Status::from_u32(e.value as u32).violation_kind()), None, String::new()),
         13 => (format!("VIOLATION: {}", short_violation(v)), None, String::new()),
         14 => ("atomic block begins".into(), None, "fence".into()),
         15 => ("atomic block ends".into(), None, "fence".into()),
@@ -168,6 +174,10 @@ fn step(n: usize, e: &Event, v: &Violation, info: &ProgramInfo) -> TraceStep {
         18 => (format!("free {} bytes", e.value), None, "own entries dropped".into()),
         19 => (format!("await wakes: {var} is now {val}"), Some(val), "spin loop re-reads".into()),
         21 => ("assume failed: the thread stops".into(), None, String::new()),
+        22 => {
+            let name = match e.aux { 4 => "acquire", 5 => "release", 6 => "acq_rel", _ => "seq_cst" };
+            (format!("fence {name}"), None, "no effect on the buffer".into())
+        }
         k => (format!("event {k}"), None, String::new()),
     };
     let function = info.loc(e.loc).map(|l| l.func.clone()).unwrap_or_default();
@@ -285,4 +295,31 @@ pub fn reordering_text(r: &crate::robust::Reordering, events: &[Event], info: &P
         r.store + 1,
         r.access + 1
     )
+}
+
+/// The step number (as `trace_steps` numbers them) of event `i`.
+pub fn step_number(events: &[Event], i: usize) -> usize {
+    events[..=i.min(events.len().saturating_sub(1))].iter().filter(|e| !bookkeeping(e)).count()
+}
+
+/// A data race in one line: where, which accesses, and (given the
+/// execution's events) at which steps of its trace.
+pub fn race_text(r: &crate::races::Race, events: Option<&[Event]>, info: &ProgramInfo) -> String {
+    let side = |a: &crate::races::Access| {
+        let order = info.locs.get(a.loc as usize).map_or(0, |l| l.order);
+        let how = match (a.atomic, order) {
+            (false, _) => "plain",
+            (true, 0) => "in an atomic block",
+            (true, 2) => "atomic relaxed",
+            (true, 4) => "atomic acquire",
+            (true, 5) => "atomic release",
+            (true, 6) => "atomic acq_rel",
+            (true, _) => "atomic seq_cst",
+        };
+        let what = if a.write { "write" } else { "read" };
+        let step = events.map(|ev| format!(", step {}", step_number(ev, a.event))).unwrap_or_default();
+        format!("T{} {what} ({how}) at {}{step}", a.thread, info.position(a.loc))
+    };
+    let var = info.name_of(r.second.addr, r.second.size, r.second.loc);
+    format!("data race on {var}: {} and {}, not ordered by happens-before", side(&r.first), side(&r.second))
 }

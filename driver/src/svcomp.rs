@@ -166,7 +166,7 @@ fn first_line(s: &str) -> &str {
 // ---------------------------------------------------------------------------
 // Properties
 
-/// What a property file asks for. Only `UnreachCall` is checked by tsoify.
+/// What a property file asks for. tsoify checks `UnreachCall` and `NoDataRace`.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum PropertyKind {
     /// `CHECK( init(main()), LTL(G ! call(reach_error())) )`
@@ -242,8 +242,8 @@ impl PropertyKind {
     /// Why we answer UNKNOWN without looking, or None for unreach-call.
     pub fn unsupported_reason(&self) -> Option<String> {
         match self {
-            PropertyKind::UnreachCall => None,
-            other => Some(format!("tsoify checks only unreach-call; {} is not supported", other.name())),
+            PropertyKind::UnreachCall | PropertyKind::NoDataRace => None,
+            other => Some(format!("tsoify checks only unreach-call and no-data-race; {} is not supported", other.name())),
         }
     }
 }
@@ -370,6 +370,13 @@ impl Answer {
     /// `Result: TRUE`, `Result: FALSE(unreach-call)`, `Result: UNKNOWN`.
     pub fn line(self) -> String {
         format!("Result: {}", self.word())
+    }
+    /// `line` for the property checked: FALSE names it (`FALSE(no-data-race)`).
+    pub fn line_for(self, kind: &PropertyKind) -> String {
+        match (self, kind) {
+            (Answer::False, PropertyKind::NoDataRace) => "Result: FALSE(no-data-race)".into(),
+            _ => self.line(),
+        }
     }
     pub fn word(self) -> &'static str {
         match self {
@@ -528,12 +535,17 @@ pub fn target_location(v: &Violation, info: &ProgramInfo, input: &(String, &Path
     }
     let event_loc = v.events.iter().rev().find(|e: &&Event| e.kind == 13).map(|e| e.loc);
     let id = if v.loc != 0 { v.loc } else { event_loc.unwrap_or(0) };
-    let loc = info.loc(id).ok_or("the violation has no source location")?;
+    location_of(id, info, input).map_err(|e| format!("the violation {e}"))
+}
+
+/// The witness location of location id `id`, which must lie in the input file.
+pub fn location_of(id: u32, info: &ProgramInfo, input: &(String, &Path)) -> Result<WitnessLocation, String> {
+    let loc = info.loc(id).ok_or("has no source location")?;
     if loc.line == 0 {
-        return Err("the violation has no line number".into());
+        return Err("has no line number".into());
     }
     if !same_file(&loc.file, input.1) {
-        return Err(format!("the violation is in {}, not in the input file {}", loc.file, input.0));
+        return Err(format!("is in {}, not in the input file {}", loc.file, input.0));
     }
     Ok(WitnessLocation {
         file_name: input.0.clone(),
@@ -554,6 +566,18 @@ fn same_file(a: &str, b: &Path) -> bool {
 
 /// The witness (YAML text) for a violation at `target`.
 pub fn violation_witness(ctx: &WitnessContext, target: WitnessLocation) -> Result<String> {
+    witness_with_targets(ctx, vec![target])
+}
+
+/// The witness (YAML text) for a data race between the accesses at
+/// `pair`: the final segment holds one `target` waypoint per access, the
+/// form data-race validators read (e.g. ConcurrentWitness2Test, which runs
+/// the program under ThreadSanitizer to confirm the pair races).
+pub fn race_witness(ctx: &WitnessContext, pair: [WitnessLocation; 2]) -> Result<String> {
+    witness_with_targets(ctx, pair.into())
+}
+
+fn witness_with_targets(ctx: &WitnessContext, targets: Vec<WitnessLocation>) -> Result<String> {
     let bytes = std::fs::read(ctx.input_file.1).with_context(|| format!("{}", ctx.input_file.1.display()))?;
     let mut hashes = BTreeMap::new();
     hashes.insert(ctx.input_file.0.clone(), sha256_hex(&bytes));
@@ -584,7 +608,9 @@ pub fn violation_witness(ctx: &WitnessContext, target: WitnessLocation) -> Resul
                 language: "C",
             },
         },
-        content: vec![SegmentItem { segment: vec![WaypointItem { waypoint: Waypoint { kind: "target", action: "follow", location: target } }] }],
+        content: vec![SegmentItem {
+            segment: targets.into_iter().map(|location| WaypointItem { waypoint: Waypoint { kind: "target", action: "follow", location } }).collect(),
+        }],
     };
     serde_saphyr::to_string(&vec![entry]).map_err(|e| anyhow!("witness: {e}"))
 }
@@ -868,7 +894,8 @@ mod tests {
         // another entry point is not the unreach-call we check
         assert!(matches!(PropertyKind::parse("CHECK( init(start()), LTL(G ! call(reach_error())) )"), Other(_)));
         assert_eq!(UnreachCall.unsupported_reason(), None);
-        assert_eq!(NoDataRace.unsupported_reason().unwrap(), "tsoify checks only unreach-call; no-data-race is not supported");
+        assert_eq!(NoDataRace.unsupported_reason(), None);
+        assert_eq!(NoOverflow.unsupported_reason().unwrap(), "tsoify checks only unreach-call and no-data-race; no-overflow is not supported");
         assert_eq!(PropertyKind::from_name("valid-memsafety"), Some(ValidMemsafety));
         assert_eq!(PropertyKind::from_name("unreach-call"), Some(UnreachCall));
     }

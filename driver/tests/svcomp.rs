@@ -146,16 +146,57 @@ fn abort_is_not_a_violation_under_svcomp() {
 #[test]
 fn other_properties_are_unknown_without_exploring() {
     let dir = tempfile::tempdir().unwrap();
-    suite(dir.path(), &[("race", UNSAFE, task_yml("race.c", "no-data-race.prp", false, ""))]);
-    let reason = "tsoify checks only unreach-call; no-data-race is not supported";
-    // the task's only property is no-data-race
-    let (code, out, err) = verify_in(dir.path(), &["--svcomp", "g/race.yml"]);
+    std::fs::create_dir_all(dir.path().join("properties")).unwrap();
+    std::fs::write(dir.path().join("properties/no-overflow.prp"), "CHECK( init(main()), LTL(G ! overflow) )\n").unwrap();
+    suite(dir.path(), &[("ovf", SAFE, task_yml("ovf.c", "no-overflow.prp", true, ""))]);
+    let reason = "tsoify checks only unreach-call and no-data-race; no-overflow is not supported";
+    // the task's only property is no-overflow
+    let (code, out, err) = verify_in(dir.path(), &["--svcomp", "g/ovf.yml"]);
     assert_eq!(code, 2, "{out}{err}");
     assert_eq!(out, format!("{reason}\nResult: UNKNOWN\n"));
     // --property on a C file
-    let (code, out, _) = verify_in(dir.path(), &["--svcomp", "--property", "properties/no-data-race.prp", "g/race.c"]);
+    let (code, out, _) = verify_in(dir.path(), &["--svcomp", "--property", "properties/no-overflow.prp", "g/ovf.c"]);
     assert_eq!(code, 2);
     assert_eq!(out, format!("{reason}\nResult: UNKNOWN\n"));
+}
+
+/// Racy under SV-COMP's rules: main's plain read of x (line 8) and the
+/// thread's plain write (line 5) are not ordered.
+const RACY: &str = UNSAFE;
+
+/// The same accesses, ordered by the join: no race. (reach_error is
+/// reachable in neither, which no-data-race does not care about.)
+const RACE_FREE: &str = SAFE;
+
+#[test]
+fn no_data_race_tasks_answer_true_or_false_with_the_racing_pair() {
+    let dir = tempfile::tempdir().unwrap();
+    suite(
+        dir.path(),
+        &[
+            ("racy", RACY, task_yml("racy.c", "no-data-race.prp", false, "")),
+            ("free", RACE_FREE, task_yml("free.c", "no-data-race.prp", true, "")),
+        ],
+    );
+    let (code, out, err) = verify_in(dir.path(), &["--svcomp", "g/racy.yml"]);
+    assert_eq!((code, last_line(&out)), (1, "Result: FALSE(no-data-race)"), "{out}{err}");
+    assert!(out.starts_with("VIOLATION data race"), "{out}");
+    assert!(out.contains("data race on x: ") && out.contains("T0 read (plain) at racy.c:8") && out.contains("T1 write (plain) at racy.c:5"), "{out}");
+    assert!(out.contains(" (it shows the first race at steps 2 and 3):") && out.contains("ends: reach_error"), "the execution is shown: {out}");
+    let witness = std::fs::read_to_string(dir.path().join("witness.yml")).unwrap();
+    let targets: Vec<&str> = witness.lines().filter(|l| l.contains("type: target")).collect();
+    assert_eq!(targets.len(), 2, "one target per racing access: {witness}");
+    for line in ["line: 8", "line: 5", "specification: CHECK( init(main()), LTL(G ! data-race) )"] {
+        assert!(witness.contains(line), "{line} in {witness}");
+    }
+    let (code, out, err) = verify_in(dir.path(), &["--svcomp", "--witness", "w2.yml", "g/free.yml"]);
+    assert_eq!((code, last_line(&out)), (0, "Result: TRUE"), "{out}{err}");
+    assert!(!dir.path().join("w2.yml").exists());
+    // svcomp-run scores both
+    let o = Command::new(env!("CARGO_BIN_EXE_svcomp-run")).current_dir(dir.path()).args(["--models", "sc", "--property", "no-data-race", "g"]).output().unwrap();
+    let table = String::from_utf8_lossy(&o.stdout);
+    assert!(o.status.success(), "{table}{}", String::from_utf8_lossy(&o.stderr));
+    assert!(table.contains("0 wrong"), "{table}");
 }
 
 #[test]

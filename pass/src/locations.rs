@@ -36,6 +36,9 @@ struct Loc {
     line: u32,
     col: u32,
     op: u32,
+    /// the access's C11 ordering (LLVM `AtomicOrdering`; 0 = not atomic,
+    /// volatile included): what a data-race check needs
+    order: u32,
 }
 
 pub struct LocTable {
@@ -45,15 +48,20 @@ pub struct LocTable {
 impl LocTable {
     pub fn new() -> Self {
         // id 0 means "unknown location"
-        LocTable { locs: vec![Loc { file: String::new(), func: String::new(), what: String::new(), line: 0, col: 0, op: 0 }] }
+        LocTable { locs: vec![Loc { file: String::new(), func: String::new(), what: String::new(), line: 0, col: 0, op: 0, order: 0 }] }
     }
 
     /// A new id for the instruction `inst` accessing `ptr` (if any).
     pub fn add(&mut self, inst: Value, op: SiteOp, ptr: Option<Value>) -> u32 {
+        self.add_ordered(inst, op, ptr, 0)
+    }
+
+    /// `add` for an atomic access or fence with its ordering.
+    pub fn add_ordered(&mut self, inst: Value, op: SiteOp, ptr: Option<Value>, order: u32) -> u32 {
         let (file, line, col) = ir::debug_loc(inst);
         let func = ir::name(ir::function_of(inst));
         let what = ptr.map(describe_pointer).unwrap_or_default();
-        self.locs.push(Loc { file, func, what, line, col, op: op as u32 });
+        self.locs.push(Loc { file, func, what, line, col, op: op as u32, order });
         (self.locs.len() - 1) as u32
     }
 
@@ -88,7 +96,7 @@ impl LocTable {
                         LLVMConstInt(i32t, l.line as u64, 0),
                         LLVMConstInt(i32t, l.col as u64, 0),
                         LLVMConstInt(i32t, l.op as u64, 0),
-                        LLVMConstInt(i32t, 0, 0),
+                        LLVMConstInt(i32t, l.order as u64, 0),
                     ];
                     LLVMConstNamedStruct(loc_ty, vals.as_mut_ptr(), vals.len() as u32)
                 })

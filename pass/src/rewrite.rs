@@ -328,7 +328,7 @@ impl<'a> Pass<'a> {
         let ty = ir::type_of(i);
         let size = self.size_of(ty);
         let order = unsafe { LLVMGetOrdering(i) } as u32;
-        let loc = self.locs.add(i, SiteOp::Load, Some(ptr));
+        let loc = self.locs.add_ordered(i, SiteOp::Load, Some(ptr), order);
         self.before(i);
         self.call(self.rt.load, &[ptr, s.a, self.c64(size), self.c32(order), self.c32(loc)]);
         unsafe {
@@ -348,7 +348,7 @@ impl<'a> Pass<'a> {
         }
         let size = self.size_of(ir::type_of(val));
         let order = unsafe { LLVMGetOrdering(i) } as u32;
-        let loc = self.locs.add(i, SiteOp::Store, Some(ptr));
+        let loc = self.locs.add_ordered(i, SiteOp::Store, Some(ptr), order);
         self.before(i);
         unsafe { LLVMBuildStore(self.b, val, s.a) };
         self.call(self.rt.store, &[ptr, s.a, self.c64(size), self.c32(order), self.c32(loc)]);
@@ -369,7 +369,7 @@ impl<'a> Pass<'a> {
         let ty = ir::type_of(val);
         let size = self.size_of(ty);
         let (op, order) = unsafe { (LLVMGetAtomicRMWBinOp(i) as u32, LLVMGetOrdering(i) as u32) };
-        let loc = self.locs.add(i, SiteOp::Rmw, Some(ptr));
+        let loc = self.locs.add_ordered(i, SiteOp::Rmw, Some(ptr), order);
         self.before(i);
         unsafe { LLVMBuildStore(self.b, val, s.a) };
         self.call(self.rt.rmw, &[ptr, s.a, self.c64(size), self.c32(op), self.c32(order), self.c32(loc)]);
@@ -388,7 +388,7 @@ impl<'a> Pass<'a> {
         let ty = ir::type_of(cmp);
         let size = self.size_of(ty);
         let (succ, fail) = unsafe { (LLVMGetCmpXchgSuccessOrdering(i) as u32, LLVMGetCmpXchgFailureOrdering(i) as u32) };
-        let loc = self.locs.add(i, SiteOp::CmpXchg, Some(ptr));
+        let loc = self.locs.add_ordered(i, SiteOp::CmpXchg, Some(ptr), succ.max(fail));
         self.before(i);
         unsafe {
             LLVMBuildStore(self.b, cmp, s.a);
@@ -415,7 +415,7 @@ impl<'a> Pass<'a> {
         let single = unsafe { LLVMIsAtomicSingleThread(i) } != 0;
         if !single {
             let order = unsafe { LLVMGetOrdering(i) } as u32;
-            let loc = self.locs.add(i, SiteOp::Fence, None);
+            let loc = self.locs.add_ordered(i, SiteOp::Fence, None, order);
             self.before(i);
             self.call(self.rt.fence, &[self.c32(order), self.c32(loc)]);
             self.sites += 1;
@@ -466,7 +466,7 @@ impl<'a> Pass<'a> {
         if ir::is_inline_asm_call(i) {
             let text = ir::inline_asm_text(i);
             if text.contains("mfence") {
-                let loc = self.locs.add(i, SiteOp::Fence, None);
+                let loc = self.locs.add_ordered(i, SiteOp::Fence, None, 7);
                 self.before(i);
                 self.call(self.rt.fence, &[self.c32(7), self.c32(loc)]);
                 self.sites += 1;

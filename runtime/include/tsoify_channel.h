@@ -155,7 +155,7 @@ enum tsoify_event_kind {
   TSOIFY_EV_ERROR = 13,      /* the violation itself */
   TSOIFY_EV_ATOMIC_BEGIN = 14,
   TSOIFY_EV_ATOMIC_END = 15,
-  TSOIFY_EV_COND_WAIT = 16,
+  TSOIFY_EV_COND_WAIT = 16,     /* value = the mutex it releases; aux = 1: returns without a signal */
   TSOIFY_EV_COND_SIGNAL = 17,
   TSOIFY_EV_FREE = 18,
   TSOIFY_EV_AWAIT = 19,      /* a thread blocked in an await loop woke up: it re-reads
@@ -164,6 +164,10 @@ enum tsoify_event_kind {
                                 export only): [addr, addr+value), aux = TSOIFY_FP_READ/WRITE;
                                 addr may be a store-buffer shadow (runtime/src/rt.h RT_SHADOW) */
   TSOIFY_EV_ASSUME_FAILED = 21, /* __VERIFIER_assume(false): the thread stops for good */
+  TSOIFY_EV_C11_FENCE = 22,  /* a fence that orders nothing in the model (any fence under SC, a
+                                release or acquire one under TSO, acquire under PSO, a release
+                                one's store-store barrier under PSO): logged for the data-race
+                                check (C11 fence synchronisation); touches nothing */
 };
 
 #define TSOIFY_SRC_OWN_BUFFER 1u /* some bytes came from the thread's own buffer */

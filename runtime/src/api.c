@@ -55,16 +55,17 @@ void __tsoify_store(void *addr, const void *src, uint64_t size, uint32_t order, 
 
 void __tsoify_fence(uint32_t order, uint32_t loc) {
   int model = rt_mm_model();
-  if (model == TSOIFY_MODEL_SC) return;
-  if (order == ORD_SEQ_CST) { /* mfence */
-    if (!rt_mm_pending(rt_cur)) return;
+  if (model != TSOIFY_MODEL_SC && order == ORD_SEQ_CST && rt_mm_pending(rt_cur)) { /* mfence */
     rt_sched_point();
     uint32_t n = (uint32_t)rt_mm_pending(rt_cur);
     rt_mm_drain(rt_cur, loc);
     rt_event(TSOIFY_EV_FENCE, 0, 0, 0, loc, n, 0);
-  } else if (model == TSOIFY_MODEL_PSO && (order == ORD_RELEASE || order == ORD_ACQ_REL)) {
-    rt_mm_barrier(rt_cur); /* store-store barrier; acquire fences emit nothing */
+    return;
   }
+  if (model == TSOIFY_MODEL_PSO && (order == ORD_RELEASE || order == ORD_ACQ_REL))
+    rt_mm_barrier(rt_cur); /* store-store barrier */
+  /* nothing else to do here, but C11 fences synchronise (the race check) */
+  rt_event(TSOIFY_EV_C11_FENCE, 0, 0, 0, loc, order, 0);
 }
 
 /* A locked instruction: scheduling point, drain, then act on memory. */

@@ -119,7 +119,7 @@ void rt_await_event(int kind) {
   if (!a->active) return;
   switch (kind) {
   case TSOIFY_EV_LOAD: case TSOIFY_EV_FLUSH: case TSOIFY_EV_FENCE: case TSOIFY_EV_RMW: case TSOIFY_EV_CMPXCHG:
-  case TSOIFY_EV_AWAIT:
+  case TSOIFY_EV_AWAIT: case TSOIFY_EV_C11_FENCE:
     return; /* reads (their values are recorded), or the thread's flushes */
   case TSOIFY_EV_ATOMIC_BEGIN: case TSOIFY_EV_ATOMIC_END:
     return; /* a block entered and left in one iteration leaves no trace */

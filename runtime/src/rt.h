@@ -43,7 +43,7 @@ enum { ORD_RELEASE = 5, ORD_ACQ_REL = 6, ORD_SEQ_CST = 7 };
 /* ---- the program's tables, emitted by the pass (weak: may be absent) ---- */
 struct tsoify_loc {
   const char *file, *func, *what;
-  uint32_t line, col, op, pad;
+  uint32_t line, col, op, order; /* order: LLVM AtomicOrdering, 0 = not atomic */
 };
 struct tsoify_global {
   void *addr;

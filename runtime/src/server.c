@@ -81,7 +81,7 @@ static void dump_info(const char *path) {
     json_str(f, l->func);
     fprintf(f, ",\"what\":");
     json_str(f, l->what);
-    fprintf(f, ",\"line\":%u,\"col\":%u,\"op\":%u}", l->line, l->col, l->op);
+    fprintf(f, ",\"line\":%u,\"col\":%u,\"op\":%u,\"order\":%u}", l->line, l->col, l->op, l->order);
   }
   fprintf(f, "],\"globals\":[");
   uint32_t ng = &__tsoify_nglobals ? __tsoify_nglobals : 0;

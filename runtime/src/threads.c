@@ -466,7 +466,7 @@ static int cond_wait(pthread_cond_t *c, pthread_mutex_t *m, int timed) {
     unsignalled = (int)rt_choose(2, TSOIFY_CH_SPURIOUS);
     if (unsignalled && !timed) me->spurious++;
   }
-  rt_event(TSOIFY_EV_COND_WAIT, c, 0, 0, rt_cur_loc, (uint32_t)unsignalled, 0);
+  rt_event(TSOIFY_EV_COND_WAIT, c, 0, (uint64_t)(uintptr_t)m, rt_cur_loc, (uint32_t)unsignalled, 0);
   me->cond_mutex = m;
   me->wait = unsignalled ? W_MUTEX : W_COND;
   me->wait_obj = unsignalled ? (void *)m : (void *)c;

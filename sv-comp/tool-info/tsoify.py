@@ -20,8 +20,9 @@ class Tool(benchexec.tools.template.BaseTool2):
     """
     tsoify's `verify`: builds the C program with clang-19, then explores every
     execution under the chosen memory model (--model sc|tso|pso, default tso).
-    With --svcomp it checks unreach-call, prints `Result: TRUE`,
-    `Result: FALSE(unreach-call)` or `Result: UNKNOWN` as its last line and
+    With --svcomp it checks unreach-call or no-data-race (the property file
+    given), prints `Result: TRUE`, `Result: FALSE(unreach-call)`,
+    `Result: FALSE(no-data-race)` or `Result: UNKNOWN` as its last line and
     writes witness.yml (format 2.0) on FALSE. Exit codes: 0 TRUE, 1 FALSE,
     2 UNKNOWN, 3 input error.
     """
@@ -71,6 +72,8 @@ class Tool(benchexec.tools.template.BaseTool2):
                 return result.RESULT_TRUE_PROP
             if word == "FALSE(unreach-call)":
                 return result.RESULT_FALSE_REACH
+            if word == "FALSE(no-data-race)":
+                return result.RESULT_FALSE_DATARACE
             if word.startswith("FALSE"):
                 return result.RESULT_FALSE_PROP
             if word == "UNKNOWN":

@@ -44,7 +44,7 @@ struct Cli {
     #[arg(long, default_value_t = 1, value_parser = clap::value_parser!(u64).range(1..=MAX_JOBS as u64))]
     jobs: u64,
     /// The property to check: tasks without it are skipped. tsoify answers
-    /// only unreach-call; others are run and answered UNKNOWN.
+    /// unreach-call and no-data-race; others are run and answered UNKNOWN.
     #[arg(long, default_value = "unreach-call", value_parser = ["unreach-call", "no-data-race", "no-overflow", "valid-memsafety", "valid-memcleanup", "termination"])]
     property: String,
     /// The verify executable (default: the one next to this executable).

@@ -161,14 +161,17 @@ struct Cli {
     quiet: bool,
     /// SV-COMP mode: check unreach-call (only reach_error and a failed assert
     /// are violations; abort and deadlock end an execution quietly, a crash
-    /// makes the answer UNKNOWN), print the report and then, as the last
-    /// line, `Result: TRUE`, `Result: FALSE(unreach-call)` or `Result: UNKNOWN`;
-    /// on FALSE write a violation witness (format 2.0). Another property is
-    /// answered UNKNOWN without exploring.
+    /// makes the answer UNKNOWN) or no-data-race (only a data race is; see
+    /// --races), print the report and then, as the last line, `Result:
+    /// TRUE`, `Result: FALSE(unreach-call)`, `Result: FALSE(no-data-race)`
+    /// or `Result: UNKNOWN`; on FALSE write a violation witness (format 2.0;
+    /// for a race, one target waypoint per racing access). Another property
+    /// is answered UNKNOWN without exploring.
     #[arg(long, conflicts_with_all = ["compare", "outcomes"])]
     svcomp: bool,
     /// With --svcomp: the property file (.prp). Default: the task's
-    /// unreach-call property when PROGRAM is a task .yml, else unreach-call.
+    /// unreach-call property when PROGRAM is a task .yml (else its first
+    /// property), else unreach-call.
     #[arg(long, value_name = "FILE.prp", requires = "svcomp")]
     property: Option<PathBuf>,
     /// With --svcomp: where to write the violation witness. Default:
@@ -180,8 +183,29 @@ struct Cli {
     /// this goes into the witness.
     #[arg(long, value_name = "MODEL", value_parser = svcomp::DataModel::parse, requires = "svcomp")]
     data_model: Option<svcomp::DataModel>,
+    /// Data races: two accesses to the same bytes by different threads, at
+    /// least one a write and one not atomic, that C11 happens-before does
+    /// not order (threads, mutexes, release/acquire, atomic blocks; see
+    /// driver/src/races.rs). Every report says when the search saw some,
+    /// without changing the verdict. --races lists each racing pair (thread,
+    /// file:line, read or write, atomic or plain) and prints the execution
+    /// that shows the first; --races=violation makes a race a violation (the
+    /// search stops at the first: VIOLATION data race, exit 1);
+    /// --races=off does not look (a little faster).
+    #[arg(long, value_enum, num_args = 0..=1, require_equals = true, default_missing_value = "show", value_name = "MODE")]
+    races: Option<RacesMode>,
     #[command(flatten)]
     build: BuildArgs,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+enum RacesMode {
+    /// list every racing pair and show an execution
+    Show,
+    /// a race is a violation
+    Violation,
+    /// do not look for races
+    Off,
 }
 
 #[derive(Serialize)]
@@ -198,7 +222,25 @@ struct Summary<'a> {
     seconds: f64,
     por: &'static str,
     outcomes: Vec<OutcomeRow<'a>>,
+    /// data races seen, one per pair of program locations
+    races: Vec<RaceRow>,
     warnings: &'a [String],
+}
+
+#[derive(Serialize)]
+struct RaceRow {
+    variable: String,
+    accesses: [RaceAccess; 2],
+    /// the execution (1-based) in which it was first seen
+    execution: u64,
+}
+
+#[derive(Serialize)]
+struct RaceAccess {
+    thread: u16,
+    location: String,
+    write: bool,
+    atomic: bool,
 }
 
 #[derive(Serialize)]
@@ -236,8 +278,10 @@ fn build_options(cli: &Cli, model: u32, fences: Vec<tsoify_pass::FencePoint>) ->
     }
 }
 
-/// The search the command line asks for under `model`.
-fn search_config(cli: &Cli, model: u32) -> Config {
+/// The search the command line asks for under `model` (`no_data_race`:
+/// --svcomp with that property).
+fn search_config(cli: &Cli, model: u32, no_data_race: bool) -> Config {
+    use explore::{Property, RaceCheck};
     Config {
         model,
         bound: cli.buffer_size,
@@ -250,8 +294,21 @@ fn search_config(cli: &Cli, model: u32) -> Config {
         hang_seconds: cli.exec_timeout,
         all: cli.outcomes,
         por: cli.por,
-        property: if cli.svcomp { explore::Property::UnreachCall } else { Default::default() },
+        property: match (cli.svcomp, no_data_race) {
+            (true, true) => Property::NoDataRace,
+            (true, false) => Property::UnreachCall,
+            _ => Property::AnyFailure,
+        },
         robustness: cli.robustness,
+        races: match cli.races {
+            _ if no_data_race => RaceCheck::Property,
+            Some(RacesMode::Violation) => RaceCheck::Property,
+            Some(RacesMode::Off) => RaceCheck::Off,
+            Some(RacesMode::Show) => RaceCheck::Report,
+            // the SV-COMP answer does not use them
+            None if cli.svcomp || cli.infer_fences => RaceCheck::Off,
+            None => RaceCheck::Report,
+        },
     }
 }
 
@@ -284,7 +341,7 @@ fn infer_fences(cli: &Cli, source: &Path, keep: &tempfile::TempDir) -> i32 {
     if model == 0 {
         fail("--infer-fences under --model sc: SC has no store buffers, no fence can change anything; hint: --model tso or pso");
     }
-    let cfg = search_config(cli, model);
+    let cfg = search_config(cli, model, false);
     let start = std::time::Instant::now();
     let mut failures: Vec<std::collections::BTreeSet<tsoify_pass::FencePoint>> = vec![];
     let mut chosen: Vec<tsoify_pass::FencePoint> = cli.build.fences().unwrap_or_else(|e| fail(e));
@@ -433,7 +490,8 @@ fn main() {
         finish(code);
     }
     let model = cli.model.unwrap_or(1);
-    let cfg = search_config(&cli, model);
+    let no_data_race = setup.as_ref().is_some_and(|s| s.property.kind == svcomp::PropertyKind::NoDataRace);
+    let cfg = search_config(&cli, model, no_data_race);
     let bar = (!cli.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr())).then(|| {
         let b = indicatif::ProgressBar::new_spinner();
         b.set_style(indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}").unwrap());
@@ -486,6 +544,7 @@ fn main() {
                 println!("  {o}   [{n} executions]{mark}");
             }
         }
+        print_races(&cli, &x, &info, &verdict);
         let s = &x.stats;
         if s.events_truncated > 0 {
             println!("\nnote: {} execution(s) overflowed the event log; the reduction explored them in full", s.events_truncated);
@@ -526,6 +585,7 @@ fn main() {
             seconds: x.stats.seconds,
             por: x.por.name(),
             outcomes: x.outcomes.iter().map(|(o, (n, b))| OutcomeRow { outcome: o, executions: *n, violations: *b }).collect(),
+            races: x.races.iter().map(|r| race_row(r, &info)).collect(),
             warnings: &warnings,
         };
         std::fs::write(path, serde_json::to_string_pretty(&summary).expect("summary serialises"))
@@ -534,18 +594,77 @@ fn main() {
     let mut code = verdict.exit_code();
     if let Some(setup) = &setup {
         let answer = svcomp::answer(&verdict, !warnings.is_empty());
-        if let (svcomp::Answer::False, Some(v)) = (answer, &x.violation) {
+        if answer == svcomp::Answer::False {
             let path = cli.witness.clone().unwrap_or_else(|| PathBuf::from("witness.yml"));
-            match write_witness(setup, v, &info, model, cli.buffer_size, &path) {
+            let written = match (&x.violation, x.races.first()) {
+                (Some(v), _) => write_witness(setup, v, &info, model, cli.buffer_size, &path),
+                (None, Some(r)) => write_race_witness(setup, &r.race, &info, model, cli.buffer_size, &path),
+                (None, None) => Err("no violation to describe".into()),
+            };
+            match written {
                 Ok(()) => println!("witness: {}", path.display()),
                 Err(e) => println!("no witness: {e}"),
             }
         }
-        println!("{}", answer.line());
+        println!("{}", answer.line_for(&setup.property.kind));
         code = answer.exit_code();
     }
     drop(keep);
     finish(code);
+}
+
+/// The races a report shows: with --races (or when a race is the
+/// violation) every pair and the execution of the first, else one line.
+fn print_races(cli: &Cli, x: &explore::Exploration, info: &ProgramInfo, verdict: &report::Verdict) {
+    let Some(first) = x.races.first() else {
+        if cli.races == Some(RacesMode::Show) && verdict.verdict != "UNKNOWN" {
+            println!("\nno data race in any execution explored");
+        } else if cli.races == Some(RacesMode::Show) {
+            println!("\nno data race in the executions explored (the search was not complete)");
+        }
+        return;
+    };
+    let n = x.races.len();
+    if cli.races.is_none() && !x.races_violate {
+        println!("\n{n} data race{} seen, the first: {}", if n == 1 { "" } else { "s" }, report::race_text(&first.race, None, info));
+        println!("  (verify --races lists {} with the execution that shows {})", if n == 1 { "it" } else { "them" }, if n == 1 { "it" } else { "the first" });
+        return;
+    }
+    println!("\ndata races ({n}, one per pair of program locations):");
+    for r in &x.races {
+        let events = (r.execution == first.execution).then_some(first.events.as_deref()).flatten();
+        println!("  {}", report::race_text(&r.race, events, info));
+    }
+    if let Some(events) = &first.events {
+        let steps = report::trace_steps(&report::as_violation(events), info);
+        println!("\nexecution {} (it shows the first race at steps {} and {}):", first.execution, report::step_number(events, first.race.first.event), report::step_number(events, first.race.second.event));
+        print!("{}", report::format_trace(&steps));
+    }
+}
+
+fn race_row(r: &explore::FoundRace, info: &ProgramInfo) -> RaceRow {
+    let side = |a: &tsoify::races::Access| RaceAccess { thread: a.thread, location: info.position(a.loc), write: a.write, atomic: a.atomic };
+    RaceRow {
+        variable: info.name_of(r.race.second.addr, r.race.second.size, r.race.second.loc),
+        accesses: [side(&r.race.first), side(&r.race.second)],
+        execution: r.execution,
+    }
+}
+
+/// `verify --svcomp` with no-data-race: the witness names the two racing
+/// accesses (the final segment's two target waypoints).
+fn write_race_witness(setup: &svcomp::Setup, race: &tsoify::races::Race, info: &ProgramInfo, model: u32, bound: u32, path: &Path) -> Result<(), String> {
+    let input = (setup.program.display().to_string(), setup.program.as_path());
+    let [a, b] = [race.first.loc, race.second.loc].map(|l| svcomp::location_of(l, info, &input).map_err(|e| format!("the racing access {e}")));
+    let ctx = svcomp::WitnessContext {
+        input_file: input.clone(),
+        specification: &setup.property.text,
+        data_model: setup.data_model,
+        model: build::model_name(model),
+        bound,
+    };
+    let text = svcomp::race_witness(&ctx, [a?, b?]).map_err(|e| format!("{e:#}"))?;
+    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
 
 /// `verify --svcomp`: the violation witness for `v`, written to `path`.

@@ -1,0 +1,111 @@
+//! Data races (driver/src/races.rs): which programs race, under every model
+//! and reduction; what a report says about them; races as the property.
+
+mod common;
+use common::*;
+use std::path::PathBuf;
+
+/// tests/programs/races: (program, the racing pair as the report names it,
+/// or None when the program is race-free).
+const PROGRAMS: &[(&str, Option<(&str, &str, &str)>)] = &[
+    ("plain-flag", Some(("flag", "T0 read (plain) at plain-flag.c:9", "T1 write (plain) at plain-flag.c:5"))),
+    ("relaxed-flag", Some(("data", "T1 write (plain) at relaxed-flag.c:7", "T0 read (plain) at relaxed-flag.c:11"))),
+    ("memcpy", Some(("buf[3]", "T0 write (plain) at memcpy.c:11", "T1 write (plain) at memcpy.c:7"))),
+    ("atomic-block", Some(("x", "T0 read (plain) at atomic-block.c:12", "T1 write (in an atomic block) at atomic-block.c:7"))),
+    ("locked", None),
+    ("release-acquire", None),
+    ("fences", None),
+    ("relaxed-atomics", None),
+    ("atomic-blocks", None),
+    ("join", None),
+];
+
+fn built(name: &str, dir: &std::path::Path) -> PathBuf {
+    build(&repo().join("tests/programs/races").join(format!("{name}.c")), dir)
+}
+
+#[test]
+fn races_are_found_exactly_where_happens_before_leaves_accesses_unordered() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, race) in PROGRAMS {
+        let prog = built(name, dir.path());
+        for model in ["sc", "tso", "pso"] {
+            for por in ["none", "source", "optimal"] {
+                let (code, out, err) = run_verify(&["--model", model, "--por", por, "--races=violation", prog.to_str().unwrap()]);
+                let what = format!("{name} under {model}, --por {por}");
+                match race {
+                    Some((var, a, b)) => {
+                        assert_eq!(code, 1, "{what}: {out}{err}");
+                        assert!(out.starts_with("VIOLATION data race"), "{what}: {out}");
+                        // the pair may be found in either order
+                        let line = out.lines().find(|l| l.contains(&format!("data race on {var}: "))).unwrap_or_else(|| panic!("{what}: no race on {var}: {out}"));
+                        assert!(line.contains(a) && line.contains(b), "{what}: {line}");
+                    }
+                    None => assert_eq!((code, out.lines().next().unwrap_or("")), (0, "SAFE"), "{what}: {out}{err}"),
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn every_report_mentions_races_without_changing_the_verdict() {
+    let dir = tempfile::tempdir().unwrap();
+    let prog = built("plain-flag", dir.path());
+    let p = prog.to_str().unwrap();
+    // the default: one line, the verdict is about assertions
+    let (code, out, _) = run_verify(&["--model", "sc", p]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.starts_with("SAFE\n"), "{out}");
+    assert!(out.contains("2 data races seen, the first: data race on flag: "), "{out}");
+    assert!(out.contains("verify --races lists them"), "{out}");
+    // --races: every pair, with the execution of the first and its steps
+    let (code, out, _) = run_verify(&["--model", "sc", "--races", p]);
+    assert_eq!(code, 0, "{out}");
+    assert!(out.contains("data races (2, one per pair of program locations):"), "{out}");
+    assert!(out.contains("data race on flag: T0 read (plain) at plain-flag.c:9, step 2 and T1 write (plain) at plain-flag.c:5, step 4"), "{out}");
+    assert!(out.contains("data race on data: "), "{out}");
+    assert!(out.contains("(it shows the first race at steps 2 and 4):"), "{out}");
+    assert!(out.contains("load flag -> 0") || out.contains("load flag -> 1"), "the execution is printed: {out}");
+    // --races=off: not looked for
+    let (code, out, _) = run_verify(&["--model", "sc", "--races=off", p]);
+    assert_eq!(code, 0);
+    assert!(!out.contains("data race"), "{out}");
+    // the JSON summary lists them
+    let (code, summary) = verify_json(&prog, &["--model", "sc"]);
+    assert_eq!(code, 0);
+    let races = summary["races"].as_array().unwrap();
+    assert_eq!(races.len(), 2, "{summary}");
+    assert_eq!(races[0]["variable"], "flag");
+    let locations: Vec<&str> = races[0]["accesses"].as_array().unwrap().iter().map(|a| a["location"].as_str().unwrap()).collect();
+    assert_eq!(locations, ["plain-flag.c:9", "plain-flag.c:5"]);
+    assert_eq!(races[0]["accesses"][1]["write"], true);
+    // a race-free program: --races says none was seen
+    let prog = built("release-acquire", dir.path());
+    let (code, out, _) = run_verify(&["--races", prog.to_str().unwrap()]);
+    assert_eq!(code, 0);
+    assert!(out.contains("no data race in any execution explored"), "{out}");
+}
+
+/// Two threads wait for main's go and then race on x; main's assumption
+/// after the go fails (`ASSUME`: 0), or holds (1).
+const AFTER_ASSUME: &str = "#include <pthread.h>\n#include <stdatomic.h>\nextern void __VERIFIER_assume(int);\n\
+atomic_int go;\nint x;\n\
+void *w(void *a) { while (!atomic_load(&go)) {} x = 1; return 0; }\n\
+void *r(void *a) { while (!atomic_load(&go)) {} int v = x; (void)v; return 0; }\n\
+int main(void) { pthread_t a, b; pthread_create(&a, 0, w, 0); pthread_create(&b, 0, r, 0);\n\
+  atomic_store(&go, 1); __VERIFIER_assume(ASSUME); return 0; }\n";
+
+#[test]
+fn a_race_after_a_failed_assumption_is_not_reported() {
+    // every execution fails main's assumption before either racing access
+    // runs: no feasible execution races
+    let dir = tempfile::tempdir().unwrap();
+    for (assume, expected) in [("0", 0), ("1", 1)] {
+        let src = write_c(dir.path(), &format!("after-assume-{assume}.c"), &AFTER_ASSUME.replace("ASSUME", assume));
+        for model in ["sc", "tso"] {
+            let (code, out, err) = run_verify(&["--model", model, "--races=violation", src.to_str().unwrap()]);
+            assert_eq!(code, expected, "assume({assume}) under {model}: {out}{err}");
+        }
+    }
+}
