@@ -29,7 +29,8 @@
 
 use crate::channel::Event;
 use crate::info::ProgramInfo;
-use std::collections::{HashMap, VecDeque};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::VecDeque;
 
 const EV_LOAD: u8 = 1;
 const EV_STORE: u8 = 2;
@@ -41,6 +42,7 @@ const EV_SPAWN: u8 = 7;
 const EV_JOIN: u8 = 8;
 const EV_LOCK: u8 = 10;
 const EV_UNLOCK: u8 = 11;
+const EV_FREE: u8 = 18;
 const EV_ATOMIC_BEGIN: u8 = 14;
 const EV_ATOMIC_END: u8 = 15;
 const EV_COND_WAIT: u8 = 16;
@@ -100,6 +102,13 @@ fn at(c: &[u32], t: usize) -> u32 {
     c.get(t).copied().unwrap_or(0)
 }
 
+#[derive(Clone, Copy, PartialEq, Eq)]
+struct Writer {
+    thread: u16,
+    atomic: bool,
+    rmw: bool,
+}
+
 /// The last access of one kind by one thread to one byte: its epoch (the
 /// thread's own clock entry then; 0 = none) and event.
 #[derive(Clone, Copy, Default)]
@@ -127,13 +136,22 @@ struct Checker<'a> {
     /// the clock each write releases to an acquire that reads it (empty
     /// when it releases nothing), by write id
     released: Vec<Clock>,
+    sequences: Vec<Vec<(u16, Clock)>>,
+    /// each write's maker: thread, atomic, read-modify-write (by write id)
+    writers: Vec<Writer>,
+    /// each write's release sequences: (the head's thread, what the head
+    /// releases), by write id; `released` is their join
     /// per byte of memory: the write whose value it holds
     memory: HashMap<u64, usize>,
     /// per flush process: its buffered stores (write id, event) not yet
     /// written to memory, oldest first
     buffered: HashMap<u32, VecDeque<(usize, usize)>>,
     /// per byte: per thread, the last access of each kind
-    history: HashMap<u64, Vec<[Last; 4]>>,
+    /// (the `threads` entries of a byte lie together in `lasts`, from the
+    /// offset `history` holds for it)
+    history: HashMap<u64, usize>,
+    lasts: Vec<[Last; 4]>,
+    threads: usize,
     races: Vec<Race>,
 }
 
@@ -162,11 +180,13 @@ impl<'a> Checker<'a> {
         let t = e.thread as usize;
         let epoch = at(&self.clocks[t], t);
         let mut found: Option<(usize, bool, bool)> = None;
+        let n = self.threads;
         for b in e.addr..e.addr + e.size.max(1) as u64 {
-            let per_thread = self.history.entry(b).or_default();
-            if per_thread.len() <= t {
-                per_thread.resize(per_thread.len().max(t + 1), [Last::default(); 4]);
-            }
+            let at_byte = *self.history.entry(b).or_insert_with(|| {
+                self.lasts.resize(self.lasts.len() + n, [Last::default(); 4]);
+                self.lasts.len() - n
+            });
+            let per_thread = &mut self.lasts[at_byte..at_byte + n];
             if found.is_none() {
                 'threads: for (u, lasts) in per_thread.iter().enumerate() {
                     if u == t {
@@ -215,9 +235,8 @@ impl<'a> Checker<'a> {
     }
 
     /// A read by `t` that reads `from`: acquire joins what they release now,
-    /// a relaxed atomic read keeps it for the next acquire fence. Returns
-    /// what a read-modify-write passes on (its release sequence).
-    fn synchronise(&mut self, t: usize, from: &[usize], order: u32, atomic: bool) -> Clock {
+    /// a relaxed atomic read keeps it for the next acquire fence.
+    fn synchronise(&mut self, t: usize, from: &[usize], order: u32, atomic: bool) {
         let mut got: Clock = vec![];
         for &w in from {
             let r = self.released[w].clone();
@@ -230,26 +249,42 @@ impl<'a> Checker<'a> {
                 join(&mut self.fence_acquire[t], &got);
             }
         }
-        got
     }
 
-    /// A new write of event `i`; returns its id. `sequence`: what a
-    /// read-modify-write's read passed on.
-    fn write(&mut self, i: usize, order: u32, atomic: bool, sequence: Clock) -> usize {
+    /// A new write of event `i`; returns its id. An atomic one that
+    /// releases (a release store, or any atomic store after a release
+    /// fence) heads a release sequence.
+    fn write(&mut self, i: usize, order: u32, atomic: bool, rmw: bool) -> usize {
         let t = self.events[i].thread as usize;
-        let mut rel = if atomic && releases(order) {
+        let head = if atomic && releases(order) {
             self.clocks[t].clone()
         } else if atomic {
             self.fence_release[t].clone()
         } else {
             vec![]
         };
-        join(&mut rel, &sequence);
-        self.released.push(rel);
+        self.sequences.push(if head.is_empty() { vec![] } else { vec![(t as u16, head.clone())] });
+        self.released.push(head);
+        self.writers.push(Writer { thread: t as u16, atomic, rmw });
         self.released.len() - 1
     }
 
+    /// Write `w` reaches memory: its place in the modification order. C11's
+    /// release sequences go on through it when it is a read-modify-write
+    /// (all of them) or an atomic store of a sequence's head thread (that
+    /// one); anything else ends them.
     fn write_memory(&mut self, w: usize, e: &Event) {
+        let me = self.writers[w];
+        if let Some(&p) = self.memory.get(&e.addr).filter(|&&p| p != w && me.atomic) {
+            let go_on: Vec<(u16, Clock)> = self.sequences[p].iter().filter(|(head, _)| me.rmw || *head == me.thread).cloned().collect();
+            for (head, clock) in go_on {
+                join(&mut self.released[w], &clock);
+                match self.sequences[w].iter_mut().find(|(h, _)| *h == head) {
+                    Some((_, c)) => join(c, &clock),
+                    None => self.sequences[w].push((head, clock)),
+                }
+            }
+        }
         for b in e.addr..e.addr + e.size as u64 {
             self.memory.insert(b, w);
         }
@@ -287,7 +322,7 @@ impl<'a> Checker<'a> {
             EV_STORE => {
                 let atomic = order != 0 || in_block;
                 self.check(i, true, atomic);
-                let w = self.write(i, order, atomic, vec![]);
+                let w = self.write(i, order, atomic, false);
                 if e.aux == 0 {
                     self.write_memory(w, &e);
                 } else {
@@ -297,11 +332,11 @@ impl<'a> Checker<'a> {
             EV_RMW | EV_CMPXCHG => {
                 let order = order.max(2);
                 let from = self.read_from(&e);
-                let sequence = self.synchronise(t, &from, order, true);
+                self.synchronise(t, &from, order, true);
                 let writes = e.kind == EV_RMW || e.aux == 1;
                 self.check(i, writes, true);
                 if writes {
-                    let w = self.write(i, order, true, sequence);
+                    let w = self.write(i, order, true, true);
                     self.write_memory(w, &e);
                 }
             }
@@ -342,6 +377,17 @@ impl<'a> Checker<'a> {
                 // the wait releases its mutex (the event's value)
                 self.locks.insert(e.value, self.clocks[t].clone());
             }
+            EV_FREE => {
+                // the block's buffered stores of this thread are dropped, never written
+                let (lo, hi) = (e.addr, e.addr + e.value.max(1));
+                let events = self.events;
+                for q in self.buffered.values_mut() {
+                    q.retain(|&(_, s)| {
+                        let st = &events[s];
+                        st.thread != e.thread || st.addr + st.size as u64 <= lo || hi <= st.addr
+                    });
+                }
+            }
             EV_ATOMIC_BEGIN => {
                 self.in_block[t] = true;
                 let c = self.block.clone();
@@ -368,12 +414,17 @@ pub fn find(events: &[Event], info: &ProgramInfo) -> Vec<Race> {
         fence_release: vec![],
         fence_acquire: vec![],
         in_block: vec![],
-        locks: HashMap::new(),
+        locks: HashMap::default(),
         block: vec![],
         released: vec![],
-        memory: HashMap::new(),
-        buffered: HashMap::new(),
-        history: HashMap::new(),
+        sequences: vec![],
+        writers: vec![],
+        memory: HashMap::default(),
+        buffered: HashMap::default(),
+        history: HashMap::default(),
+        lasts: vec![],
+        // every thread of the execution: those that have events and those spawned
+        threads: events.iter().filter(|e| e.kind != EV_FLUSH).map(|e| 1 + if e.kind == EV_SPAWN { e.aux as usize } else { e.thread as usize }).max().unwrap_or(1),
         races: vec![],
     };
     for (i, e) in events.iter().enumerate() {
