@@ -15,8 +15,15 @@ mod loops;
 mod module;
 mod redirect;
 mod rewrite;
+mod tls;
 
 pub use module::{Instrumented, PassError};
+
+/// How many threads the native runtime runs at most (RT_MAX_THREADS in
+/// runtime/src/rt.h): one copy of each thread-local variable per thread.
+pub const MAX_THREADS: u32 = 64;
+/// The same for the export runtime (rt.h under TSOIFY_EXPORT).
+pub const EXPORT_MAX_THREADS: u32 = 16;
 
 /// Choices baked into the instrumented program. Both can be overridden when
 /// it runs (`verify --model/--buffer-size`), so one build serves every

@@ -68,6 +68,10 @@ pub fn run(module: Module, opts: &Options) -> Result<Instrumented, PassError> {
     let m = module.m;
     let main = ir::functions(m).into_iter().find(|&f| ir::name(f) == "main" && !ir::is_declaration(f));
     let Some(main) = main else { return Err(PassError::NoMain) };
+    // thread-locals become per-thread arrays first: they are then globals
+    // like any other (named in the tables, their accesses instrumented)
+    let mut tls_problems = vec![];
+    crate::tls::lower(ctx, m, if opts.export { crate::EXPORT_MAX_THREADS } else { crate::MAX_THREADS }, &mut tls_problems);
     let program_globals = program_globals(m);
     let t = unsafe {
         Types {
@@ -96,11 +100,7 @@ pub fn run(module: Module, opts: &Options) -> Result<Instrumented, PassError> {
         fences: opts.fences.clone(),
         fence_used: vec![false; opts.fences.len()],
     };
-    for g in ir::globals(m) {
-        if unsafe { LLVMIsThreadLocal(g) } != 0 {
-            pass.problems.push(format!("thread-local variable `{}`: _Thread_local/__thread storage is not modelled", ir::name(g)));
-        }
-    }
+    pass.problems.extend(tls_problems);
     let program_functions: Vec<Value> = ir::functions(m)
         .into_iter()
         .filter(|&f| !ir::is_declaration(f) && !ir::name(f).starts_with("__tsoify_"))

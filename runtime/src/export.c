@@ -838,6 +838,9 @@ _Noreturn void __tsoify_pthread_exit(void *ret) {
 
 pthread_t __tsoify_pthread_self(void) { return pthread_self(); }
 
+/* The caller's index: its copy of each thread-local variable (pass/src/tls.rs). */
+uint32_t __tsoify_thread_index(void) { return (uint32_t)current(); }
+
 int __tsoify_pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *a) {
   fence_step();
   return pthread_mutex_init(m, a);

@@ -20,10 +20,10 @@
 #ifdef TSOIFY_EXPORT
 /* The export keeps its buffers in ordinary globals that an SC checker
  * models byte by byte: keep them small. */
-#define RT_MAX_THREADS 16
+#define RT_MAX_THREADS 16 /* = EXPORT_MAX_THREADS in pass/src/lib.rs (thread-locals) */
 #define RT_EXPORT_MAX_BOUND 32 /* entries per buffer: the largest --buffer-size */
 #else
-#define RT_MAX_THREADS 64
+#define RT_MAX_THREADS 64 /* = MAX_THREADS in pass/src/lib.rs (thread-locals) */
 #endif
 #define RT_ENTRY_BYTES 16 /* a buffer entry holds at most this many bytes */
 /* An access wider than an entry is handled in pieces of at most

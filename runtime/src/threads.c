@@ -381,6 +381,10 @@ _Noreturn void __tsoify_pthread_exit(void *ret) {
 
 pthread_t __tsoify_pthread_self(void) { return (pthread_t)rt_cur; }
 
+/* The running thread's index: its copy of each thread-local variable
+ * (pass/src/tls.rs). */
+uint32_t __tsoify_thread_index(void) { return (uint32_t)rt_cur; }
+
 int __tsoify_pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *a) {
   (void)a;
   rt_sched_point();
