@@ -26,6 +26,7 @@ pub const FP_SYNC: u8 = 4;
 pub const FP_RELEASE: u8 = 8;
 pub const FP_FLUSH: u8 = 16;
 pub const FP_AFTER_FLUSHES: u8 = 32;
+pub const FP_TRY: u8 = 64;
 /// Process id of the flush process of thread t's store buffer: FLUSH_PROC + t.
 pub const FLUSH_PROC: u16 = 64;
 /// Under PSO, thread t's k-th buffer is PSO_FLUSH_PROC + t * PSO_PROCS_PER_THREAD + k.
@@ -48,6 +49,9 @@ pub const EV_ATOMIC_END: u8 = 15;
 pub const EV_TOUCH: u8 = 20;
 /// __VERIFIER_assume(false): the thread stops for good
 pub const EV_ASSUME_FAILED: u8 = 21;
+/// a fence that orders nothing in the model, logged for the race check
+/// only (the reduction does not see it, explore.rs)
+pub const EV_C11_FENCE: u8 = 22;
 /// the violation that ended an execution
 pub const EV_ERROR: u8 = 13;
 const CMD_RUN: u32 = 1;
@@ -94,6 +98,11 @@ impl Footprint {
     }
     pub fn flush(&self) -> bool {
         self.access & FP_FLUSH != 0
+    }
+    /// a use of a sync object whose outcome depends on its state (a
+    /// failed trylock): it races with the object's releases too
+    pub fn try_use(&self) -> bool {
+        self.access & FP_TRY != 0
     }
     /// waits for the flushes of `owner`'s buffers made so far
     pub fn after_flushes(&self) -> bool {

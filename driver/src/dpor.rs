@@ -200,10 +200,12 @@ impl Node {
 /// A race worth reversing: conflicting accesses of two processes, or two
 /// uses of one synchronisation object other than a release against an
 /// acquire (two acquires of a lock race; the release before an acquire only
-/// orders them, and reversing it would just block the acquirer). A flush
-/// against an event of its owner that waits for it only orders them too.
+/// orders them, and reversing it would just block the acquirer), unless
+/// one is a failed try (it saw the object taken: a release before it
+/// changes its outcome). A flush against an event of its owner that waits
+/// for it only orders them too.
 fn racing(a: &Footprint, b: &Footprint) -> bool {
-    a.proc != b.proc && (a.memory_conflict(b) || (a.same_object(b) && !a.release() && !b.release()))
+    a.proc != b.proc && (a.memory_conflict(b) || (a.same_object(b) && ((!a.release() && !b.release()) || a.try_use() || b.try_use())))
 }
 
 fn join(a: &mut [u32], b: &[u32]) {

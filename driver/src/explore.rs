@@ -353,8 +353,16 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
                 stats.internal.push(msg);
             }
         }
+        // The reduction does not see the fences that change nothing in the
+        // model (logged for the race check only): its events are the log
+        // without them, and each node's first event is counted in that log.
+        let all_events = &s.events[..s.n_events as usize];
+        let fences_logged = all_events.iter().any(|e| e.kind == channel::EV_C11_FENCE);
+        let model_events: Vec<Event> = if fences_logged { all_events.iter().filter(|e| e.kind != channel::EV_C11_FENCE).copied().collect() } else { vec![] };
+        let fences_before = |i: u32| if fences_logged { all_events[..(i as usize).min(all_events.len())].iter().filter(|e| e.kind == channel::EV_C11_FENCE).count() as u32 } else { 0 };
         for c in &s.choices[prefix.min(trail_len)..trail_len] {
             let mut node = Node::from_choice(c, &s.option_procs);
+            node.event -= fences_before(node.event);
             if !reduce {
                 node.backtrack = (0..node.count).collect();
             }
@@ -365,7 +373,7 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
         if let Some((k, branch)) = guided.take() {
             dpor::hand_down(&mut path, k, &branch);
         }
-        let events = &s.events[..s.n_events as usize];
+        let events = if fences_logged { &model_events[..] } else { all_events };
         if reduce {
             if s.flags & channel::FL_EVENTS_TRUNC != 0 {
                 // no complete footprint: explore this execution's nodes in full

@@ -43,6 +43,8 @@ const EV_JOIN: u8 = 8;
 const EV_LOCK: u8 = 10;
 const EV_UNLOCK: u8 = 11;
 const EV_FREE: u8 = 18;
+/// LOCK aux: a try that failed (TSOIFY_LOCK_FAILED)
+const LOCK_FAILED: u32 = 0x100;
 const EV_ATOMIC_BEGIN: u8 = 14;
 const EV_ATOMIC_END: u8 = 15;
 const EV_COND_WAIT: u8 = 16;
@@ -364,6 +366,8 @@ impl<'a> Checker<'a> {
                 let c = self.clocks[u].clone();
                 join(&mut self.clocks[t], &c);
             }
+            // a failed try took nothing
+            EV_LOCK if e.aux & LOCK_FAILED != 0 => {}
             EV_LOCK => {
                 if let Some(c) = self.locks.get(&e.addr) {
                     let c = c.clone();
@@ -371,11 +375,15 @@ impl<'a> Checker<'a> {
                 }
             }
             EV_UNLOCK => {
-                self.locks.insert(e.addr, self.clocks[t].clone());
+                // joined, not replaced: a barrier or a semaphore collects
+                // every arrival or post (for a mutex the two are the same)
+                let c = self.clocks[t].clone();
+                join(self.locks.entry(e.addr).or_default(), &c);
             }
             EV_COND_WAIT => {
                 // the wait releases its mutex (the event's value)
-                self.locks.insert(e.value, self.clocks[t].clone());
+                let c = self.clocks[t].clone();
+                join(self.locks.entry(e.value).or_default(), &c);
             }
             EV_FREE => {
                 // the block's buffered stores of this thread are dropped, never written

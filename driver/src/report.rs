@@ -159,8 +159,7 @@ fn step(n: usize, e: &Event, v: &Violation, info: &ProgramInfo) -> TraceStep {
         7 => (format!("pthread_create -> T{}", e.aux), None, "fence".into()),
         8 => (format!("pthread_join T{}", e.aux), None, "fence".into()),
         9 => ("thread exits".into(), None, "buffer drained".into()),
-        10 => (format!("mutex lock {}", info.name_of(e.addr, 0, 0)), None, "fence".into()),
-        11 => (format!("mutex unlock {}", info.name_of(e.addr, 0, 0)), None, "fence".into()),
+        10 | 11 => (sync_operation(e, info), None, "fence".into()),
         12 => (format!("nondet -> {}", e.value as i64), Some(e.value as i64), String::new()),
         // an execution shown for another reason (a race, a reordering)
         // may end in an error that is not the property checked
@@ -182,6 +181,31 @@ fn step(n: usize, e: &Event, v: &Violation, info: &ProgramInfo) -> TraceStep {
     };
     let function = info.loc(e.loc).map(|l| l.func.clone()).unwrap_or_default();
     TraceStep { step: n, thread: e.thread as u32, location: info.position(e.loc), function, operation: op, variable: var, value, buffer }
+}
+
+/// A LOCK or UNLOCK event as the program's call: `mutex lock m`,
+/// `sem_post s`, `barrier arrive b`, ... (aux: object kind, failed try).
+fn sync_operation(e: &Event, info: &ProgramInfo) -> String {
+    let obj = info.name_of(e.addr, 0, 0);
+    let failed = e.aux & 0x100 != 0;
+    let what = match (e.kind, e.aux & 0xff) {
+        (10, 0) if failed => "mutex trylock fails on",
+        (10, 0) => "mutex lock",
+        (11, 0) => "mutex unlock",
+        (10, 1) => "pthread_once enters",
+        (11, 1) => "pthread_once done",
+        (10, 2) => "barrier leave",
+        (11, 2) => "barrier arrive",
+        (10, 3) if failed => "rwlock trylock fails on",
+        (10, 3) => "rwlock lock",
+        (11, 3) => "rwlock unlock",
+        (10, 4) if failed => "semaphore value read of",
+        (10, 4) => "sem_wait",
+        (11, 4) => "sem_post",
+        (10, _) => "acquire",
+        _ => "release",
+    };
+    format!("{what} {obj}")
 }
 
 pub fn violation_text(v: &Violation) -> String {

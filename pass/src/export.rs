@@ -49,7 +49,7 @@ const IMPORTED: [(&str, &str); 4] = [
 /// through the buffers). Assume, nondet, reach_error, assert, abort and
 /// exit stay the program's own calls, for the checker to interpret.
 pub fn redirected(name: &str) -> bool {
-    name.starts_with("pthread_")
+    (name.starts_with("pthread_") && !crate::redirect::not_in_export(name))
         || matches!(
             name,
             "__VERIFIER_atomic_begin"

@@ -55,7 +55,46 @@ pub const REDIRECTS: &[(&str, &str)] = &[
     ("strcat", "__tsoify_libc_strcat"),
     ("sched_yield", "__tsoify_yield"),
     ("pthread_yield", "__tsoify_yield"),
+    // runtime/src/sync.c (not in an export: see NOT_IN_EXPORT)
+    ("pthread_once", "__tsoify_pthread_once"),
+    ("pthread_barrier_init", "__tsoify_pthread_barrier_init"),
+    ("pthread_barrier_destroy", "__tsoify_pthread_barrier_destroy"),
+    ("pthread_barrier_wait", "__tsoify_pthread_barrier_wait"),
+    ("pthread_rwlock_init", "__tsoify_pthread_rwlock_init"),
+    ("pthread_rwlock_destroy", "__tsoify_pthread_rwlock_destroy"),
+    ("pthread_rwlock_rdlock", "__tsoify_pthread_rwlock_rdlock"),
+    ("pthread_rwlock_wrlock", "__tsoify_pthread_rwlock_wrlock"),
+    ("pthread_rwlock_tryrdlock", "__tsoify_pthread_rwlock_tryrdlock"),
+    ("pthread_rwlock_trywrlock", "__tsoify_pthread_rwlock_trywrlock"),
+    ("pthread_rwlock_unlock", "__tsoify_pthread_rwlock_unlock"),
+    ("sem_init", "__tsoify_sem_init"),
+    ("sem_destroy", "__tsoify_sem_destroy"),
+    ("sem_wait", "__tsoify_sem_wait"),
+    ("sem_trywait", "__tsoify_sem_trywait"),
+    ("sem_post", "__tsoify_sem_post"),
+    ("sem_getvalue", "__tsoify_sem_getvalue"),
+    ("pthread_key_create", "__tsoify_pthread_key_create"),
+    ("pthread_key_delete", "__tsoify_pthread_key_delete"),
+    ("pthread_setspecific", "__tsoify_pthread_setspecific"),
+    ("pthread_getspecific", "__tsoify_pthread_getspecific"),
+    ("pthread_attr_init", "__tsoify_pthread_attr_init"),
+    ("pthread_attr_destroy", "__tsoify_pthread_attr_destroy"),
+    ("pthread_attr_setdetachstate", "__tsoify_pthread_attr_setdetachstate"),
+    ("pthread_attr_getdetachstate", "__tsoify_pthread_attr_getdetachstate"),
+    ("pthread_attr_setstacksize", "__tsoify_pthread_attr_setstacksize"),
+    ("pthread_attr_setscope", "__tsoify_pthread_attr_setscope"),
+    ("pthread_detach", "__tsoify_pthread_detach"),
 ];
+
+/// Redirects the export runtime (runtime/src/export.c) does not provide:
+/// refused in export mode.
+pub fn not_in_export(name: &str) -> bool {
+    name.starts_with("sem_")
+        || name.starts_with("pthread_barrier_")
+        || name.starts_with("pthread_rwlock_")
+        || name.starts_with("pthread_attr_")
+        || matches!(name, "pthread_once" | "pthread_key_create" | "pthread_key_delete" | "pthread_setspecific" | "pthread_getspecific" | "pthread_detach")
+}
 
 /// External functions that take pointers but touch no shared state the model
 /// must see (they read their arguments' bytes natively, or only local data).
@@ -73,9 +112,6 @@ pub const REFUSED: &[(&str, &str)] = &[
     ("__sigsetjmp", "setjmp/longjmp jump across the runtime's view of the stack"),
     ("longjmp", "setjmp/longjmp jump across the runtime's view of the stack"),
     ("siglongjmp", "setjmp/longjmp jump across the runtime's view of the stack"),
-    ("pthread_key_create", "thread-specific data is not modelled"),
-    ("pthread_setspecific", "thread-specific data is not modelled"),
-    ("pthread_getspecific", "thread-specific data is not modelled"),
     ("fork", "processes are not modelled"),
     ("signal", "signals are not modelled"),
 ];

@@ -442,6 +442,10 @@ impl<'a> Pass<'a> {
             self.problems.push(format!("call to {name} at {}: {why}", LocTable::position(i)));
             return;
         }
+        if self.export && redirect::redirect_of(&name).is_some() && redirect::not_in_export(&name) {
+            self.problems.push(format!("call to {name} at {}: not modelled in export mode (verify the program itself)", LocTable::position(i)));
+            return;
+        }
         if !ir::is_declaration(f)
             || name.starts_with("llvm.")
             || name.starts_with("__tsoify")

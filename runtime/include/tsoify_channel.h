@@ -111,6 +111,8 @@ struct tsoify_choice {
 #define TSOIFY_FP_RELEASE 8u /* the release of that object: orders later acquires, does not race with them */
 #define TSOIFY_FP_FLUSH   16u /* a flush of a buffer of thread `owner` */
 #define TSOIFY_FP_AFTER_FLUSHES 32u /* waits for the flushes of thread `owner`'s buffers so far */
+#define TSOIFY_FP_TRY     64u /* a use of that object whose outcome depends on its state (a failed
+                                 trylock): races with its releases too */
 /* synchronisation objects that are not program addresses */
 #define TSOIFY_OBJ_ATOMIC_BLOCK 1u
 #define TSOIFY_OBJ_THREAD_TABLE 2u /* pthread_create: thread ids are handed out in order */
@@ -149,8 +151,8 @@ enum tsoify_event_kind {
   TSOIFY_EV_SPAWN = 7,       /* aux = new thread */
   TSOIFY_EV_JOIN = 8,        /* aux = joined thread */
   TSOIFY_EV_EXIT = 9,        /* thread finished */
-  TSOIFY_EV_LOCK = 10,
-  TSOIFY_EV_UNLOCK = 11,
+  TSOIFY_EV_LOCK = 10,       /* taking a sync object (acquire): aux = TSOIFY_OBJ_KIND_* | TSOIFY_LOCK_FAILED */
+  TSOIFY_EV_UNLOCK = 11,     /* giving it (release): aux = TSOIFY_OBJ_KIND_* */
   TSOIFY_EV_NONDET = 12,     /* value = the value */
   TSOIFY_EV_ERROR = 13,      /* the violation itself */
   TSOIFY_EV_ATOMIC_BEGIN = 14,
@@ -169,6 +171,17 @@ enum tsoify_event_kind {
                                 one's store-store barrier under PSO): logged for the data-race
                                 check (C11 fence synchronisation); touches nothing */
 };
+
+/* What a LOCK/UNLOCK event's object is (aux & 0xff). A barrier arrival and
+ * a semaphore post are releases an acquire may overtake (the count allows
+ * it), so they race with acquires; a mutex's, rwlock's or once's release
+ * only orders them. */
+#define TSOIFY_OBJ_KIND_MUTEX 0u
+#define TSOIFY_OBJ_KIND_ONCE 1u
+#define TSOIFY_OBJ_KIND_BARRIER 2u
+#define TSOIFY_OBJ_KIND_RWLOCK 3u
+#define TSOIFY_OBJ_KIND_SEMAPHORE 4u
+#define TSOIFY_LOCK_FAILED 0x100u /* a try that failed: it took nothing (no acquire) */
 
 #define TSOIFY_SRC_OWN_BUFFER 1u /* some bytes came from the thread's own buffer */
 #define TSOIFY_SRC_MEMORY     2u /* some bytes came from memory */

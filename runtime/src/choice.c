@@ -211,10 +211,15 @@ static void footprint(struct tsoify_footprint *f, int kind, uint64_t addr, uint3
    * them commute, and so does one with a plain read */
   case TSOIFY_EV_CMPXCHG: f->access = TSOIFY_FP_READ | (aux == 1 ? TSOIFY_FP_WRITE : 0); break;
   case TSOIFY_EV_FREE: f->access = TSOIFY_FP_WRITE, f->hi = addr + (value ? value : 1); break;
-  case TSOIFY_EV_LOCK:
+  case TSOIFY_EV_LOCK: f->access = TSOIFY_FP_SYNC | (aux & TSOIFY_LOCK_FAILED ? TSOIFY_FP_TRY : 0); break;
   case TSOIFY_EV_COND_WAIT:
   case TSOIFY_EV_COND_SIGNAL: f->access = TSOIFY_FP_SYNC; break;
-  case TSOIFY_EV_UNLOCK: f->access = TSOIFY_FP_SYNC | TSOIFY_FP_RELEASE; break;
+  case TSOIFY_EV_UNLOCK: {
+    uint32_t kind_of = aux & 0xff;
+    int overtakable = kind_of == TSOIFY_OBJ_KIND_BARRIER || kind_of == TSOIFY_OBJ_KIND_SEMAPHORE;
+    f->access = TSOIFY_FP_SYNC | (overtakable ? 0 : TSOIFY_FP_RELEASE);
+    break;
+  }
   /* a declared block (aux 1: an export's runtime step) touches what its
    * TOUCH events say, and nothing at its ends */
   case TSOIFY_EV_ATOMIC_BEGIN: f->access = aux ? 0 : TSOIFY_FP_SYNC, f->lo = TSOIFY_OBJ_ATOMIC_BLOCK; break;

@@ -7,6 +7,8 @@
  *   api.c      the entry points the instrumentation calls (see ../ABI.md)
  *   libc.c     malloc/free, __VERIFIER_*, assert/abort/exit, outcomes
  *   await.c    await loops (block until a location read changes), --unroll
+ *   sync.c     pthread_once, barriers, rwlocks, semaphores, thread-specific
+ *              data, thread attributes
  *   server.c   process main: fork server, standalone run, info dump
  *   export.c   export mode only (-DTSOIFY_EXPORT, see ../ABI.md "Export
  *              mode"): replaces choice.c, threads.c, libc.c and server.c
@@ -150,6 +152,11 @@ void rt_run_execution(int (*user_main)(int, char **, char **), int argc, char **
  * process in a standalone run. */
 _Noreturn void rt_leave_execution(void);
 void rt_sched_point(void);  /* the current thread is about to do a visible operation */
+/* A sync call's scheduling point: not enabled until ready(obj, arg) holds;
+ * the buffer is drained after it (threads.c). */
+void rt_wait_until(int (*ready)(const void *obj, uint64_t arg), const void *obj, uint64_t arg);
+/* ---- sync.c ---- */
+void rt_run_key_destructors(int t);  /* thread t ends: its thread-specific values' destructors */
 /* The current thread is about to end the whole process (main returning,
  * exit(), abort()): a scheduling point, so other threads can run first;
  * with wait_for_others, not before they cannot (threads.c). */

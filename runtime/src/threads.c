@@ -16,7 +16,7 @@
 #define STACK_BYTES (256u * 1024u)
 
 enum { T_UNUSED = 0, T_RUNNABLE, T_FINISHED };
-enum { W_NONE = 0, W_JOIN, W_MUTEX, W_COND, W_FOREVER, W_AWAIT, W_END };
+enum { W_NONE = 0, W_JOIN, W_MUTEX, W_COND, W_FOREVER, W_AWAIT, W_END, W_UNTIL };
 
 struct rt_thread {
   ucontext_t ctx;
@@ -34,6 +34,8 @@ struct rt_thread {
   uint32_t spurious; /* spurious wakeups so far (bounded by rt_shm->spurious) */
   const void *pend_addr;
   uint64_t pend_size;
+  int (*until)(const void *obj, uint64_t arg); /* W_UNTIL: enabled when it holds */
+  uint64_t until_arg;
 };
 
 /* Thread records live outside the program's data segment (which the worker
@@ -90,6 +92,7 @@ static int could_run(int t) {
   case W_FOREVER: return 0;
   case W_AWAIT: return rt_await_changed(t);
   case W_END: return 0;
+  case W_UNTIL: return th->until(th->wait_obj, th->until_arg);
   default: return 1;
   }
 }
@@ -263,10 +266,25 @@ _Noreturn void rt_cut_thread(void) {
   stop_current();
 }
 
+/* A scheduling point at which the current thread is not enabled until
+ * ready(obj, arg) holds (sync.c: once, barriers, rwlocks, semaphores); its
+ * buffer is drained afterwards, as every sync call does. */
+void rt_wait_until(int (*ready)(const void *obj, uint64_t arg), const void *obj, uint64_t arg) {
+  struct rt_thread *me = &threads[rt_cur];
+  me->wait = W_UNTIL;
+  me->wait_obj = (void *)obj;
+  me->until = ready;
+  me->until_arg = arg;
+  rt_sched_point();
+  me->wait = W_NONE;
+  rt_mm_drain(rt_cur, rt_cur_loc);
+}
+
 /* ---- thread lifecycle ---- */
 
 static _Noreturn void finish_current(void *retval) {
   struct rt_thread *th = &threads[rt_cur];
+  rt_run_key_destructors(rt_cur); /* program code: before the thread ends */
   th->pend = PEND_NONE;
   /* exit drains the buffer: that writes memory, so others may act first */
   if (rt_mm_pending(rt_cur)) rt_sched_point();
@@ -416,7 +434,11 @@ int __tsoify_pthread_mutex_lock(pthread_mutex_t *m) {
 int __tsoify_pthread_mutex_trylock(pthread_mutex_t *m) {
   rt_sched_point();
   rt_mm_drain(rt_cur, rt_cur_loc);
-  if (*mutex_word(m)) return 16; /* EBUSY */
+  if (*mutex_word(m)) {
+    /* it saw the mutex held: an unlock before it would change that */
+    rt_event(TSOIFY_EV_LOCK, m, 0, 0, rt_cur_loc, TSOIFY_LOCK_FAILED, 0);
+    return 16; /* EBUSY */
+  }
   *mutex_word(m) = rt_cur + 1;
   rt_event(TSOIFY_EV_LOCK, m, 0, 0, rt_cur_loc, 0, 0);
   return 0;
