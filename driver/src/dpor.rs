@@ -682,15 +682,16 @@ pub fn add_backtracks(path: &mut [Node], events: &[Event]) {
             if initials.contains(&p) || seq[..n].iter().any(|&l| proc(l) == p) {
                 continue;
             }
-            // an atomic block counts as a whole: it goes first only if none
-            // of its events needs an earlier one
-            if x.block_rest(m).any(|m2| seq[..n].iter().any(|&l| x.hb(l, m2))) {
+            // a step runs as a whole, and an atomic block too: it goes
+            // first only if none of its events needs an earlier one (its
+            // first event may need nothing while a later one does)
+            let s = x.steps.of_event[m];
+            if x.steps.events(s).chain(x.block_rest(m)).any(|m2| seq[..n].iter().any(|&l| x.hb(l, m2))) {
                 continue;
             }
             // a block that sleeps here having done something else does not
             // cover the reversal, and cannot be run instead: not an initial
             // to count on (without another one, every option is explored)
-            let s = x.steps.of_event[m];
             if x.steps.in_block(s) && sleeps_differently(&path[k], &x.steps.describe(s, path, events)) {
                 if debug_por() {
                     eprintln!("stale sleeper {p}: race {j} -> {i} at node {k}");
@@ -698,6 +699,9 @@ pub fn add_backtracks(path: &mut [Node], events: &[Event]) {
                 continue;
             }
             initials.push(p);
+        }
+        if debug_por() {
+            eprintln!("  race {j} -> {i}: steps {sj} -> {si}, node {k}, seq {seq:?}, initials {initials:?}");
         }
         path[k].want_one_of(&initials, proc(i));
     }
