@@ -16,3 +16,17 @@ fn strcpy_stores_are_buffered_like_the_programs_own() {
     let (_, out, _) = run_verify(&["--model", "pso", prog.to_str().unwrap()]);
     assert!(out.contains("store text"), "{out}");
 }
+
+/// strlen, strcmp, memcmp, strchr, atoi and strtol read what the thread
+/// sees: its own buffered stores first (read natively, memory still held
+/// zeros under TSO and PSO, and the program failed where it cannot).
+#[test]
+fn libc_readers_see_the_threads_own_buffered_stores() {
+    let src = repo().join("tests/programs/libc/read-own-buffer.c");
+    for model in ["sc", "tso", "pso"] {
+        for por in ["none", "source"] {
+            let (code, out, err) = run_verify(&["--model", model, "--por", por, src.to_str().unwrap()]);
+            assert_eq!(code, 0, "under {model}, --por {por}: {out}{err}");
+        }
+    }
+}

@@ -53,6 +53,20 @@ pub const REDIRECTS: &[(&str, &str)] = &[
     ("strcpy", "__tsoify_libc_strcpy"),
     ("strncpy", "__tsoify_libc_strncpy"),
     ("strcat", "__tsoify_libc_strcat"),
+    ("strlen", "__tsoify_libc_strlen"),
+    ("strnlen", "__tsoify_libc_strnlen"),
+    ("strcmp", "__tsoify_libc_strcmp"),
+    ("strncmp", "__tsoify_libc_strncmp"),
+    ("memcmp", "__tsoify_libc_memcmp"),
+    ("strchr", "__tsoify_libc_strchr"),
+    ("strrchr", "__tsoify_libc_strrchr"),
+    ("strtol", "__tsoify_libc_strtol"),
+    ("strtoul", "__tsoify_libc_strtoul"),
+    ("strtoll", "__tsoify_libc_strtoll"),
+    ("strtoull", "__tsoify_libc_strtoull"),
+    ("atoi", "__tsoify_libc_atoi"),
+    ("atol", "__tsoify_libc_atol"),
+    ("atoll", "__tsoify_libc_atoll"),
     ("sched_yield", "__tsoify_yield"),
     ("pthread_yield", "__tsoify_yield"),
     // runtime/src/sync.c (not in an export: see NOT_IN_EXPORT)
@@ -100,8 +114,7 @@ pub fn not_in_export(name: &str) -> bool {
 /// must see (they read their arguments' bytes natively, or only local data).
 pub const HARMLESS_EXTERNALS: &[&str] = &[
     "printf", "fprintf", "puts", "fputs", "putchar", "fputc", "fflush", "perror", "snprintf", "sprintf",
-    "vprintf", "vfprintf", "vsnprintf", "strlen", "strcmp", "strncmp", "strchr", "strrchr", "strstr",
-    "memcmp", "atoi", "atol", "strtol", "strtoul", "tsoify_outcome", "__tsoify_outcome",
+    "vprintf", "vfprintf", "vsnprintf", "strstr", "tsoify_outcome", "__tsoify_outcome",
 ];
 
 /// Functions whose semantics the model cannot give.

@@ -222,6 +222,103 @@ char *__tsoify_libc_strcat(char *dst, const char *src) {
   return dst;
 }
 
+/* Functions that only read their arguments' bytes: they read them through
+ * the model too (byte by byte, as the thread sees them: its own buffered
+ * stores first), then do their job on what they read. */
+size_t __tsoify_libc_strlen(const char *s) {
+  size_t n = 0;
+  while (load_byte(s + n) != 0) n++;
+  return n;
+}
+
+size_t __tsoify_libc_strnlen(const char *s, size_t max) {
+  size_t n = 0;
+  while (n < max && load_byte(s + n) != 0) n++;
+  return n;
+}
+
+int __tsoify_libc_strncmp(const char *a, const char *b, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    unsigned char x = (unsigned char)load_byte(a + i), y = (unsigned char)load_byte(b + i);
+    if (x != y) return x < y ? -1 : 1;
+    if (x == 0) return 0;
+  }
+  return 0;
+}
+
+int __tsoify_libc_strcmp(const char *a, const char *b) { return __tsoify_libc_strncmp(a, b, (size_t)-1); }
+
+int __tsoify_libc_memcmp(const void *a, const void *b, size_t n) {
+  for (size_t i = 0; i < n; i++) {
+    unsigned char x = (unsigned char)load_byte((const char *)a + i), y = (unsigned char)load_byte((const char *)b + i);
+    if (x != y) return x < y ? -1 : 1;
+  }
+  return 0;
+}
+
+char *__tsoify_libc_strchr(const char *s, int c) {
+  for (size_t i = 0;; i++) {
+    char x = load_byte(s + i);
+    if (x == (char)c) return (char *)s + i;
+    if (x == 0) return 0;
+  }
+}
+
+char *__tsoify_libc_strrchr(const char *s, int c) {
+  const char *last = 0;
+  for (size_t i = 0;; i++) {
+    char x = load_byte(s + i);
+    if (x == (char)c) last = s + i;
+    if (x == 0) return (char *)last;
+  }
+}
+
+/* The number parsers read the string into a copy first (up to its end or
+ * a bound no number needs), parse the copy, and point *end into s. */
+#define NUMBER_TEXT 256
+static size_t copy_text(const char *s, char *copy) {
+  size_t n = 0;
+  while (n + 1 < NUMBER_TEXT && (copy[n] = load_byte(s + n)) != 0) n++;
+  copy[n] = 0;
+  return n;
+}
+
+long __tsoify_libc_strtol(const char *s, char **end, int base) {
+  char copy[NUMBER_TEXT], *e;
+  copy_text(s, copy);
+  long v = strtol(copy, &e, base);
+  if (end) *end = (char *)s + (e - copy);
+  return v;
+}
+
+unsigned long __tsoify_libc_strtoul(const char *s, char **end, int base) {
+  char copy[NUMBER_TEXT], *e;
+  copy_text(s, copy);
+  unsigned long v = strtoul(copy, &e, base);
+  if (end) *end = (char *)s + (e - copy);
+  return v;
+}
+
+long long __tsoify_libc_strtoll(const char *s, char **end, int base) {
+  char copy[NUMBER_TEXT], *e;
+  copy_text(s, copy);
+  long long v = strtoll(copy, &e, base);
+  if (end) *end = (char *)s + (e - copy);
+  return v;
+}
+
+unsigned long long __tsoify_libc_strtoull(const char *s, char **end, int base) {
+  char copy[NUMBER_TEXT], *e;
+  copy_text(s, copy);
+  unsigned long long v = strtoull(copy, &e, base);
+  if (end) *end = (char *)s + (e - copy);
+  return v;
+}
+
+int __tsoify_libc_atoi(const char *s) { return (int)__tsoify_libc_strtol(s, 0, 10); }
+long __tsoify_libc_atol(const char *s) { return __tsoify_libc_strtol(s, 0, 10); }
+long long __tsoify_libc_atoll(const char *s) { return __tsoify_libc_strtoll(s, 0, 10); }
+
 /* sched_yield: a scheduling point and nothing else */
 int __tsoify_yield(void) {
   rt_sched_point();
