@@ -30,3 +30,15 @@ fn libc_readers_see_the_threads_own_buffered_stores() {
         }
     }
 }
+
+/// snprintf writes its text through the model: under PSO the flag raised
+/// after it may reach memory first (natively written, the text was in
+/// memory at once and PSO was wrongly SAFE).
+#[test]
+fn sprintf_stores_are_buffered_like_the_programs_own() {
+    let src = repo().join("tests/programs/libc/sprintf-mp.c");
+    for (model, want) in [("sc", 0), ("tso", 0), ("pso", 1)] {
+        let (code, out, err) = run_verify(&["--model", model, src.to_str().unwrap()]);
+        assert_eq!(code, want, "under {model}: {out}{err}");
+    }
+}

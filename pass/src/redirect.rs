@@ -53,6 +53,10 @@ pub const REDIRECTS: &[(&str, &str)] = &[
     ("strcpy", "__tsoify_libc_strcpy"),
     ("strncpy", "__tsoify_libc_strncpy"),
     ("strcat", "__tsoify_libc_strcat"),
+    ("sprintf", "__tsoify_libc_sprintf"),
+    ("snprintf", "__tsoify_libc_snprintf"),
+    ("vsprintf", "__tsoify_libc_vsprintf"),
+    ("vsnprintf", "__tsoify_libc_vsnprintf"),
     ("strlen", "__tsoify_libc_strlen"),
     ("strnlen", "__tsoify_libc_strnlen"),
     ("strcmp", "__tsoify_libc_strcmp"),
@@ -113,8 +117,8 @@ pub fn not_in_export(name: &str) -> bool {
 /// External functions that take pointers but touch no shared state the model
 /// must see (they read their arguments' bytes natively, or only local data).
 pub const HARMLESS_EXTERNALS: &[&str] = &[
-    "printf", "fprintf", "puts", "fputs", "putchar", "fputc", "fflush", "perror", "snprintf", "sprintf",
-    "vprintf", "vfprintf", "vsnprintf", "strstr", "tsoify_outcome", "__tsoify_outcome",
+    "printf", "fprintf", "puts", "fputs", "putchar", "fputc", "fflush", "perror",
+    "vprintf", "vfprintf", "strstr", "tsoify_outcome", "__tsoify_outcome",
 ];
 
 /// Functions whose semantics the model cannot give.

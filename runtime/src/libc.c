@@ -222,6 +222,44 @@ char *__tsoify_libc_strcat(char *dst, const char *src) {
   return dst;
 }
 
+/* sprintf and friends format natively (their arguments are read natively,
+ * like printf's), then write the text through the model, byte by byte, as
+ * strcpy does. */
+#define FORMAT_TEXT 4096
+static int store_text(char *dst, size_t room, const char *fmt, va_list ap) {
+  va_list again;
+  va_copy(again, ap);
+  int len = vsnprintf(0, 0, fmt, again);
+  va_end(again);
+  if (len < 0 || room == 0) return len;
+  size_t keep = (size_t)len < room - 1 ? (size_t)len : room - 1;
+  char text[FORMAT_TEXT]; /* on the stack: the runtime allocates nothing the restore misses */
+  if (keep >= sizeof text) rt_end(TSOIFY_ST_INTERNAL, rt_cur_loc, "sprintf of more than %d characters", FORMAT_TEXT - 1);
+  vsnprintf(text, sizeof text, fmt, ap);
+  for (size_t i = 0; i < keep; i++) store_byte(dst + i, text[i]);
+  store_byte(dst + keep, 0);
+  return len;
+}
+
+int __tsoify_libc_vsnprintf(char *dst, size_t room, const char *fmt, va_list ap) { return store_text(dst, room, fmt, ap); }
+int __tsoify_libc_vsprintf(char *dst, const char *fmt, va_list ap) { return store_text(dst, (size_t)-1, fmt, ap); }
+
+int __tsoify_libc_snprintf(char *dst, size_t room, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = store_text(dst, room, fmt, ap);
+  va_end(ap);
+  return n;
+}
+
+int __tsoify_libc_sprintf(char *dst, const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  int n = store_text(dst, (size_t)-1, fmt, ap);
+  va_end(ap);
+  return n;
+}
+
 /* Functions that only read their arguments' bytes: they read them through
  * the model too (byte by byte, as the thread sees them: its own buffered
  * stores first), then do their job on what they read. */
