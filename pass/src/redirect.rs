@@ -53,6 +53,8 @@ pub const REDIRECTS: &[(&str, &str)] = &[
     ("strcpy", "__tsoify_libc_strcpy"),
     ("strncpy", "__tsoify_libc_strncpy"),
     ("strcat", "__tsoify_libc_strcat"),
+    ("sscanf", "__tsoify_libc_sscanf"),
+    ("__isoc99_sscanf", "__tsoify_libc_sscanf"),
     ("sprintf", "__tsoify_libc_sprintf"),
     ("snprintf", "__tsoify_libc_snprintf"),
     ("vsprintf", "__tsoify_libc_vsprintf"),

@@ -260,6 +260,76 @@ int __tsoify_libc_sprintf(char *dst, const char *fmt, ...) {
   return n;
 }
 
+/* sscanf: the input is read through the model into a copy, scanned
+ * natively into the runtime's slots, and each value it assigned is then
+ * stored through the model at the program's pointer, with the size its
+ * conversion gives it. */
+#define SCAN_ARGS 16
+#define SCAN_SLOT 1024
+static char scan_slots[SCAN_ARGS][SCAN_SLOT];
+
+/* Bytes conversion `conv` with length modifier `len` (h, hh, l, ll, L, j,
+ * z, t, q as 'H' for hh and 'Q' for ll) and `width` assigns at slot. */
+static size_t scanned_size(char conv, char len, int width, const char *slot) {
+  switch (conv) {
+  case 'd': case 'i': case 'u': case 'o': case 'x': case 'X': case 'n':
+    return len == 'H' ? 1 : len == 'h' ? 2 : len == 0 ? sizeof(int) : 8;
+  case 'a': case 'e': case 'f': case 'g': case 'A': case 'E': case 'F': case 'G':
+    return len == 'L' ? sizeof(long double) : len == 'l' ? sizeof(double) : sizeof(float);
+  case 'c': return width > 0 ? (size_t)width : 1;
+  case 's': case '[': return strnlen(slot, SCAN_SLOT - 1) + 1;
+  case 'p': return sizeof(void *);
+  default: return 0;
+  }
+}
+
+int __tsoify_libc_sscanf(const char *str, const char *fmt, ...) {
+  char copy[FORMAT_TEXT];
+  size_t n = 0;
+  while ((copy[n] = load_byte(str + n)) != 0)
+    if (++n == sizeof copy) rt_end(TSOIFY_ST_INTERNAL, rt_cur_loc, "sscanf of a string longer than %d characters", FORMAT_TEXT - 1);
+  memset(scan_slots, 0, sizeof scan_slots);
+  char (*t)[SCAN_SLOT] = scan_slots;
+  int r = sscanf(copy, fmt, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11], t[12], t[13], t[14], t[15]);
+  va_list ap;
+  va_start(ap, fmt);
+  int slot = 0, matched = 0;
+  for (const char *f = fmt; *f; f++) {
+    if (*f != '%') continue;
+    f++;
+    if (*f == '%') continue;
+    int suppress = *f == '*';
+    if (suppress) f++;
+    int width = 0;
+    while (*f >= '0' && *f <= '9') width = width * 10 + (*f++ - '0');
+    char len = 0;
+    if (*f == 'h') len = f[1] == 'h' ? (f++, 'H') : 'h', f++;
+    else if (*f == 'l') len = f[1] == 'l' ? (f++, 'Q') : 'l', f++;
+    else if (*f && strchr("Ljztq", *f)) len = *f == 'L' ? 'L' : 'Q', f++;
+    char conv = *f;
+    if (conv == '[') { /* the scanset: a ']' right after '[' or '[^' belongs to it */
+      f++;
+      if (*f == '^') f++;
+      if (*f == ']') f++;
+      while (*f && *f != ']') f++;
+    }
+    if (!*f) break;
+    if (suppress) continue;
+    if (slot == SCAN_ARGS) rt_end(TSOIFY_ST_INTERNAL, rt_cur_loc, "sscanf with more than %d conversions", SCAN_ARGS);
+    void *dst = va_arg(ap, void *);
+    if (conv != 'n') {
+      if (matched >= r) break; /* not assigned: the scan stopped before it */
+      matched++;
+    }
+    size_t size = scanned_size(conv, len, width, t[slot]);
+    for (size_t i = 0; i < size; i += RT_ENTRY_BYTES)
+      __tsoify_store((char *)dst + i, t[slot] + i, size - i < RT_ENTRY_BYTES ? size - i : RT_ENTRY_BYTES, 0, rt_cur_loc);
+    slot++;
+  }
+  va_end(ap);
+  return r;
+}
+
 /* Functions that only read their arguments' bytes: they read them through
  * the model too (byte by byte, as the thread sees them: its own buffered
  * stores first), then do their job on what they read. */
