@@ -597,8 +597,8 @@ fn main() {
         if answer == svcomp::Answer::False {
             let path = cli.witness.clone().unwrap_or_else(|| PathBuf::from("witness.yml"));
             let written = match (&x.violation, x.races.first()) {
-                (Some(v), _) => write_witness(setup, v, &info, model, cli.buffer_size, &path),
-                (None, Some(r)) => write_race_witness(setup, &r.race, &info, model, cli.buffer_size, &path),
+                (Some(v), _) => write_witness(setup, Found::Violation(v), &info, model, cli.buffer_size, &path),
+                (None, Some(r)) => write_witness(setup, Found::Race(&r.race), &info, model, cli.buffer_size, &path),
                 (None, None) => Err("no violation to describe".into()),
             };
             match written {
@@ -651,26 +651,17 @@ fn race_row(r: &explore::FoundRace, info: &ProgramInfo) -> RaceRow {
     }
 }
 
-/// `verify --svcomp` with no-data-race: the witness names the two racing
-/// accesses (the final segment's two target waypoints).
-fn write_race_witness(setup: &svcomp::Setup, race: &tsoify::races::Race, info: &ProgramInfo, model: u32, bound: u32, path: &Path) -> Result<(), String> {
-    let input = (setup.program.display().to_string(), setup.program.as_path());
-    let [a, b] = [race.first.loc, race.second.loc].map(|l| svcomp::location_of(l, info, &input).map_err(|e| format!("the racing access {e}")));
-    let ctx = svcomp::WitnessContext {
-        input_file: input.clone(),
-        specification: &setup.property.text,
-        data_model: setup.data_model,
-        model: build::model_name(model),
-        bound,
-    };
-    let text = svcomp::race_witness(&ctx, [a?, b?]).map_err(|e| format!("{e:#}"))?;
-    std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
+/// What `verify --svcomp` found: a violation, or (no-data-race) a race.
+enum Found<'a> {
+    Violation(&'a explore::Violation),
+    Race(&'a tsoify::races::Race),
 }
 
-/// `verify --svcomp`: the violation witness for `v`, written to `path`.
-fn write_witness(setup: &svcomp::Setup, v: &explore::Violation, info: &ProgramInfo, model: u32, bound: u32, path: &Path) -> Result<(), String> {
+/// `verify --svcomp`: the violation witness for what was found, written to
+/// `path` (for a race, the final segment's two target waypoints name the
+/// racing accesses).
+fn write_witness(setup: &svcomp::Setup, found: Found, info: &ProgramInfo, model: u32, bound: u32, path: &Path) -> Result<(), String> {
     let input = (setup.program.display().to_string(), setup.program.as_path());
-    let target = svcomp::target_location(v, info, &input)?;
     let ctx = svcomp::WitnessContext {
         input_file: input.clone(),
         specification: &setup.property.text,
@@ -678,6 +669,13 @@ fn write_witness(setup: &svcomp::Setup, v: &explore::Violation, info: &ProgramIn
         model: build::model_name(model),
         bound,
     };
-    let text = svcomp::violation_witness(&ctx, target).map_err(|e| format!("{e:#}"))?;
+    let text = match found {
+        Found::Violation(v) => svcomp::violation_witness(&ctx, svcomp::target_location(v, info, &input)?),
+        Found::Race(race) => {
+            let [a, b] = [race.first.loc, race.second.loc].map(|l| svcomp::location_of(l, info, &input).map_err(|e| format!("the racing access {e}")));
+            svcomp::race_witness(&ctx, [a?, b?])
+        }
+    }
+    .map_err(|e| format!("{e:#}"))?;
     std::fs::write(path, text).map_err(|e| format!("{}: {e}", path.display()))
 }
