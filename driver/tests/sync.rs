@@ -14,6 +14,7 @@ const PROGRAMS: &[(&str, Option<&str>)] = &[
     ("rwlock", Some("READ_UNLOCKED")),
     ("semaphore", Some("SEM_START=1")),
     ("specific", None),
+    ("mutexattr", None),
 ];
 
 #[test]
@@ -59,4 +60,14 @@ fn a_failed_trylock_races_with_the_unlock_it_did_not_see() {
     // the trace names the failed try
     let (_, out, _) = run_verify(&["--model", "sc", "--por", "none", src.to_str().unwrap()]);
     assert!(out.contains("mutex lock m"), "{out}");
+}
+
+/// A recursive mutex is not modelled: UNKNOWN with the reason, never an
+/// answer that rests on a mutex that deadlocks where the real one does not.
+#[test]
+fn a_recursive_mutex_is_unknown_with_the_reason() {
+    let src = repo().join("tests/programs/sync/mutexattr.c");
+    let (code, out, err) = run_verify(&["-D", "RECURSIVE", src.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.starts_with("UNKNOWN runtime: recursive mutexes are not modelled"), "{out}");
 }

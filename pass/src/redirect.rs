@@ -104,6 +104,10 @@ pub const REDIRECTS: &[(&str, &str)] = &[
     ("pthread_attr_setstacksize", "__tsoify_pthread_attr_setstacksize"),
     ("pthread_attr_setscope", "__tsoify_pthread_attr_setscope"),
     ("pthread_detach", "__tsoify_pthread_detach"),
+    ("pthread_mutexattr_init", "__tsoify_pthread_mutexattr_init"),
+    ("pthread_mutexattr_destroy", "__tsoify_pthread_mutexattr_destroy"),
+    ("pthread_mutexattr_settype", "__tsoify_pthread_mutexattr_settype"),
+    ("pthread_mutexattr_gettype", "__tsoify_pthread_mutexattr_gettype"),
 ];
 
 /// Redirects the export runtime (runtime/src/export.c) does not provide:
@@ -113,6 +117,7 @@ pub fn not_in_export(name: &str) -> bool {
         || name.starts_with("pthread_barrier_")
         || name.starts_with("pthread_rwlock_")
         || name.starts_with("pthread_attr_")
+        || name.starts_with("pthread_mutexattr_")
         || matches!(name, "pthread_once" | "pthread_key_create" | "pthread_key_delete" | "pthread_setspecific" | "pthread_getspecific" | "pthread_detach")
 }
 

@@ -275,6 +275,27 @@ void rt_run_key_destructors(int t) {
   }
 }
 
+/* ---- mutex attributes: the type in the first int (threads.c refuses a
+ * recursive mutex when one is made with it; normal, error-checking and
+ * default mutexes behave alike here: relocking is reported as a
+ * deadlock) ---- */
+int __tsoify_pthread_mutexattr_init(pthread_mutexattr_t *a) {
+  *(int *)(void *)a = PTHREAD_MUTEX_DEFAULT;
+  return 0;
+}
+int __tsoify_pthread_mutexattr_destroy(pthread_mutexattr_t *a) {
+  (void)a;
+  return 0;
+}
+int __tsoify_pthread_mutexattr_settype(pthread_mutexattr_t *a, int type) {
+  *(int *)(void *)a = type;
+  return 0;
+}
+int __tsoify_pthread_mutexattr_gettype(const pthread_mutexattr_t *a, int *type) {
+  *type = *(const int *)(const void *)a;
+  return 0;
+}
+
 /* ---- thread attributes: accepted; nothing in them changes what the
  * model does (a detached thread simply is never joined) ---- */
 int __tsoify_pthread_attr_init(pthread_attr_t *a) {

@@ -404,7 +404,9 @@ pthread_t __tsoify_pthread_self(void) { return (pthread_t)rt_cur; }
 uint32_t __tsoify_thread_index(void) { return (uint32_t)rt_cur; }
 
 int __tsoify_pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *a) {
-  (void)a;
+  /* sync.c keeps an attribute's type in its first int */
+  if (a && *(const int *)(const void *)a == PTHREAD_MUTEX_RECURSIVE)
+    rt_end(TSOIFY_ST_INTERNAL, rt_cur_loc, "recursive mutexes are not modelled");
   rt_sched_point();
   rt_mm_drain(rt_cur, rt_cur_loc);
   /* only the word we use: the program's pthread_mutex_t may be smaller than
