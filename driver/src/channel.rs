@@ -42,9 +42,23 @@ pub fn flush_owner(proc: u16) -> Option<u16> {
     }
 }
 /// event kinds (enum tsoify_event_kind) the explorer looks for by name
+pub const EV_LOAD: u8 = 1;
+pub const EV_STORE: u8 = 2;
+pub const EV_FLUSH: u8 = 3;
+pub const EV_FENCE: u8 = 4;
+pub const EV_RMW: u8 = 5;
+pub const EV_CMPXCHG: u8 = 6;
 pub const EV_SPAWN: u8 = 7;
+pub const EV_JOIN: u8 = 8;
+/// taking a sync object (aux: object kind | LOCK_FAILED), giving it back
+pub const EV_LOCK: u8 = 10;
+pub const EV_UNLOCK: u8 = 11;
 pub const EV_ATOMIC_BEGIN: u8 = 14;
 pub const EV_ATOMIC_END: u8 = 15;
+/// aux 1: returns without a signal; value: the mutex it releases
+pub const EV_COND_WAIT: u8 = 16;
+/// the thread's buffered stores to [addr, addr + value) are dropped
+pub const EV_FREE: u8 = 18;
 /// A runtime step of an export declares what it touches (verify on an export)
 pub const EV_TOUCH: u8 = 20;
 /// __VERIFIER_assume(false): the thread stops for good
@@ -54,6 +68,8 @@ pub const EV_ASSUME_FAILED: u8 = 21;
 pub const EV_C11_FENCE: u8 = 22;
 /// the violation that ended an execution
 pub const EV_ERROR: u8 = 13;
+/// in a LOCK event's aux: a try that failed (TSOIFY_LOCK_FAILED); it took nothing
+pub const LOCK_FAILED: u32 = 0x100;
 const CMD_RUN: u32 = 1;
 const CMD_QUIT: u32 = 2;
 

@@ -359,10 +359,18 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
         let all_events = &s.events[..s.n_events as usize];
         let fences_logged = all_events.iter().any(|e| e.kind == channel::EV_C11_FENCE);
         let model_events: Vec<Event> = if fences_logged { all_events.iter().filter(|e| e.kind != channel::EV_C11_FENCE).copied().collect() } else { vec![] };
-        let fences_before = |i: u32| if fences_logged { all_events[..(i as usize).min(all_events.len())].iter().filter(|e| e.kind == channel::EV_C11_FENCE).count() as u32 } else { 0 };
+        // fences_before[i]: fences among the first i events (i up to the
+        // log's length: a choice may come after its last event)
+        let fences_before: Vec<u32> = if fences_logged {
+            std::iter::once(0).chain(all_events.iter().scan(0u32, |n, e| { *n += (e.kind == channel::EV_C11_FENCE) as u32; Some(*n) })).collect()
+        } else {
+            vec![]
+        };
         for c in &s.choices[prefix.min(trail_len)..trail_len] {
             let mut node = Node::from_choice(c, &s.option_procs);
-            node.event -= fences_before(node.event);
+            if fences_logged {
+                node.event -= fences_before[(node.event as usize).min(all_events.len())];
+            }
             if !reduce {
                 node.backtrack = (0..node.count).collect();
             }

@@ -39,6 +39,12 @@ impl ProgramInfo {
         self.locs.get(id as usize).filter(|l| l.line > 0 || !l.file.is_empty())
     }
 
+    /// The ordering of the access or fence at location id `id` (0: plain,
+    /// volatile, or unknown).
+    pub fn order(&self, id: u32) -> u32 {
+        self.locs.get(id as usize).map_or(0, |l| l.order)
+    }
+
     /// `file:line` of a location id, or "-".
     pub fn position(&self, id: u32) -> String {
         match self.loc(id) {

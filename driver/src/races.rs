@@ -27,29 +27,14 @@
 //! atomic or not): an earlier access of the same thread and kind that
 //! happens-before the new one is covered by the later one.
 
-use crate::channel::Event;
+use crate::channel::{
+    Event, EV_ASSUME_FAILED, EV_ATOMIC_BEGIN, EV_ATOMIC_END, EV_C11_FENCE, EV_CMPXCHG, EV_COND_WAIT, EV_FENCE, EV_FLUSH, EV_FREE, EV_JOIN, EV_LOAD,
+    EV_LOCK, EV_RMW, EV_SPAWN, EV_STORE, EV_UNLOCK, LOCK_FAILED,
+};
 use crate::info::ProgramInfo;
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::VecDeque;
 
-const EV_LOAD: u8 = 1;
-const EV_STORE: u8 = 2;
-const EV_FLUSH: u8 = 3;
-const EV_FENCE: u8 = 4;
-const EV_RMW: u8 = 5;
-const EV_CMPXCHG: u8 = 6;
-const EV_SPAWN: u8 = 7;
-const EV_JOIN: u8 = 8;
-const EV_LOCK: u8 = 10;
-const EV_UNLOCK: u8 = 11;
-const EV_FREE: u8 = 18;
-/// LOCK aux: a try that failed (TSOIFY_LOCK_FAILED)
-const LOCK_FAILED: u32 = 0x100;
-const EV_ATOMIC_BEGIN: u8 = 14;
-const EV_ATOMIC_END: u8 = 15;
-const EV_COND_WAIT: u8 = 16;
-const EV_ASSUME_FAILED: u8 = 21;
-const EV_C11_FENCE: u8 = 22;
 
 /// LLVM AtomicOrdering numbers (runtime/ABI.md).
 fn acquires(order: u32) -> bool {
@@ -135,14 +120,12 @@ struct Checker<'a> {
     in_block: Vec<bool>,
     locks: HashMap<u64, Clock>,
     block: Clock,
-    /// the clock each write releases to an acquire that reads it (empty
-    /// when it releases nothing), by write id
-    released: Vec<Clock>,
+    /// each write's release sequences, by write id: (the head's thread,
+    /// what the head releases); an acquire that reads the write gets all of
+    /// them (none: it releases nothing)
     sequences: Vec<Vec<(u16, Clock)>>,
     /// each write's maker: thread, atomic, read-modify-write (by write id)
     writers: Vec<Writer>,
-    /// each write's release sequences: (the head's thread, what the head
-    /// releases), by write id; `released` is their join
     /// per byte of memory: the write whose value it holds
     memory: HashMap<u64, usize>,
     /// per flush process: its buffered stores (write id, event) not yet
@@ -165,10 +148,6 @@ impl<'a> Checker<'a> {
             self.fence_acquire.resize(t + 1, vec![]);
             self.in_block.resize(t + 1, false);
         }
-    }
-
-    fn order(&self, e: &Event) -> u32 {
-        self.info.locs.get(e.loc as usize).map_or(0, |l| l.order)
     }
 
     fn access(&self, i: usize, write: bool, atomic: bool) -> Access {
@@ -241,8 +220,9 @@ impl<'a> Checker<'a> {
     fn synchronise(&mut self, t: usize, from: &[usize], order: u32, atomic: bool) {
         let mut got: Clock = vec![];
         for &w in from {
-            let r = self.released[w].clone();
-            join(&mut got, &r);
+            for (_, released) in &self.sequences[w] {
+                join(&mut got, released);
+            }
         }
         if atomic {
             if acquires(order) {
@@ -265,10 +245,9 @@ impl<'a> Checker<'a> {
         } else {
             vec![]
         };
-        self.sequences.push(if head.is_empty() { vec![] } else { vec![(t as u16, head.clone())] });
-        self.released.push(head);
+        self.sequences.push(if head.is_empty() { vec![] } else { vec![(t as u16, head)] });
         self.writers.push(Writer { thread: t as u16, atomic, rmw });
-        self.released.len() - 1
+        self.writers.len() - 1
     }
 
     /// Write `w` reaches memory: its place in the modification order. C11's
@@ -280,7 +259,6 @@ impl<'a> Checker<'a> {
         if let Some(&p) = self.memory.get(&e.addr).filter(|&&p| p != w && me.atomic) {
             let go_on: Vec<(u16, Clock)> = self.sequences[p].iter().filter(|(head, _)| me.rmw || *head == me.thread).cloned().collect();
             for (head, clock) in go_on {
-                join(&mut self.released[w], &clock);
                 match self.sequences[w].iter_mut().find(|(h, _)| *h == head) {
                     Some((_, c)) => join(c, &clock),
                     None => self.sequences[w].push((head, clock)),
@@ -312,7 +290,7 @@ impl<'a> Checker<'a> {
             own.resize(t + 1, 0);
         }
         own[t] += 1;
-        let order = self.order(&e);
+        let order = self.info.order(e.loc);
         let in_block = self.in_block[t];
         match e.kind {
             EV_LOAD => {
@@ -424,7 +402,6 @@ pub fn find(events: &[Event], info: &ProgramInfo) -> Vec<Race> {
         in_block: vec![],
         locks: HashMap::default(),
         block: vec![],
-        released: vec![],
         sequences: vec![],
         writers: vec![],
         memory: HashMap::default(),

@@ -173,10 +173,7 @@ fn step(n: usize, e: &Event, v: &Violation, info: &ProgramInfo) -> TraceStep {
         18 => (format!("free {} bytes", e.value), None, "own entries dropped".into()),
         19 => (format!("await wakes: {var} is now {val}"), Some(val), "spin loop re-reads".into()),
         21 => ("assume failed: the thread stops".into(), None, String::new()),
-        22 => {
-            let name = match e.aux { 4 => "acquire", 5 => "release", 6 => "acq_rel", _ => "seq_cst" };
-            (format!("fence {name}"), None, "no effect on the buffer".into())
-        }
+        22 => (format!("fence {}", order_name(e.aux)), None, "no effect on the buffer".into()),
         k => (format!("event {k}"), None, String::new()),
     };
     let function = info.loc(e.loc).map(|l| l.func.clone()).unwrap_or_default();
@@ -187,7 +184,7 @@ fn step(n: usize, e: &Event, v: &Violation, info: &ProgramInfo) -> TraceStep {
 /// `sem_post s`, `barrier arrive b`, ... (aux: object kind, failed try).
 fn sync_operation(e: &Event, info: &ProgramInfo) -> String {
     let obj = info.name_of(e.addr, 0, 0);
-    let failed = e.aux & 0x100 != 0;
+    let failed = e.aux & crate::channel::LOCK_FAILED != 0;
     let what = match (e.kind, e.aux & 0xff) {
         (10, 0) if failed => "mutex trylock fails on",
         (10, 0) => "mutex lock",
@@ -321,6 +318,17 @@ pub fn reordering_text(r: &crate::robust::Reordering, events: &[Event], info: &P
     )
 }
 
+/// An LLVM AtomicOrdering as C names it (runtime/ABI.md numbers).
+fn order_name(order: u32) -> &'static str {
+    match order {
+        2 => "relaxed",
+        4 => "acquire",
+        5 => "release",
+        6 => "acq_rel",
+        _ => "seq_cst",
+    }
+}
+
 /// The step number (as `trace_steps` numbers them) of event `i`.
 pub fn step_number(events: &[Event], i: usize) -> usize {
     events[..=i.min(events.len().saturating_sub(1))].iter().filter(|e| !bookkeeping(e)).count()
@@ -330,15 +338,10 @@ pub fn step_number(events: &[Event], i: usize) -> usize {
 /// execution's events) at which steps of its trace.
 pub fn race_text(r: &crate::races::Race, events: Option<&[Event]>, info: &ProgramInfo) -> String {
     let side = |a: &crate::races::Access| {
-        let order = info.locs.get(a.loc as usize).map_or(0, |l| l.order);
-        let how = match (a.atomic, order) {
-            (false, _) => "plain",
-            (true, 0) => "in an atomic block",
-            (true, 2) => "atomic relaxed",
-            (true, 4) => "atomic acquire",
-            (true, 5) => "atomic release",
-            (true, 6) => "atomic acq_rel",
-            (true, _) => "atomic seq_cst",
+        let how = match (a.atomic, info.order(a.loc)) {
+            (false, _) => "plain".to_string(),
+            (true, 0) => "in an atomic block".to_string(),
+            (true, order) => format!("atomic {}", order_name(order)),
         };
         let what = if a.write { "write" } else { "read" };
         let step = events.map(|ev| format!(", step {}", step_number(ev, a.event))).unwrap_or_default();

@@ -391,37 +391,18 @@ static size_t copy_text(const char *s, char *copy) {
   return n;
 }
 
-long __tsoify_libc_strtol(const char *s, char **end, int base) {
-  char copy[NUMBER_TEXT], *e;
-  copy_text(s, copy);
-  long v = strtol(copy, &e, base);
-  if (end) *end = (char *)s + (e - copy);
-  return v;
-}
-
-unsigned long __tsoify_libc_strtoul(const char *s, char **end, int base) {
-  char copy[NUMBER_TEXT], *e;
-  copy_text(s, copy);
-  unsigned long v = strtoul(copy, &e, base);
-  if (end) *end = (char *)s + (e - copy);
-  return v;
-}
-
-long long __tsoify_libc_strtoll(const char *s, char **end, int base) {
-  char copy[NUMBER_TEXT], *e;
-  copy_text(s, copy);
-  long long v = strtoll(copy, &e, base);
-  if (end) *end = (char *)s + (e - copy);
-  return v;
-}
-
-unsigned long long __tsoify_libc_strtoull(const char *s, char **end, int base) {
-  char copy[NUMBER_TEXT], *e;
-  copy_text(s, copy);
-  unsigned long long v = strtoull(copy, &e, base);
-  if (end) *end = (char *)s + (e - copy);
-  return v;
-}
+#define NUMBER_PARSER(type, name)                               \
+  type __tsoify_libc_##name(const char *s, char **end, int base) { \
+    char copy[NUMBER_TEXT], *e;                                   \
+    copy_text(s, copy);                                           \
+    type v = name(copy, &e, base);                                \
+    if (end) *end = (char *)s + (e - copy);                       \
+    return v;                                                     \
+  }
+NUMBER_PARSER(long, strtol)
+NUMBER_PARSER(unsigned long, strtoul)
+NUMBER_PARSER(long long, strtoll)
+NUMBER_PARSER(unsigned long long, strtoull)
 
 int __tsoify_libc_atoi(const char *s) { return (int)__tsoify_libc_strtol(s, 0, 10); }
 long __tsoify_libc_atol(const char *s) { return __tsoify_libc_strtol(s, 0, 10); }
