@@ -41,6 +41,10 @@ pub fn flush_owner(proc: u16) -> Option<u16> {
         p => Some((p - PSO_FLUSH_PROC) / PSO_PROCS_PER_THREAD),
     }
 }
+/// A flush process of a PSO buffer (one per thread and address).
+pub fn is_pso_flush_proc(proc: u16) -> bool {
+    proc >= PSO_FLUSH_PROC
+}
 /// event kinds (enum tsoify_event_kind) the explorer looks for by name
 pub const EV_LOAD: u8 = 1;
 pub const EV_STORE: u8 = 2;

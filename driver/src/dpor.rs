@@ -51,7 +51,7 @@
 //! a store that had to evict an entry to make room. Value choices (nondet,
 //! a PSO eviction) are explored in full at their node.
 
-use crate::channel::{Choice, Event, Footprint, CH_ROOM_WAIT, CH_SCHEDULE, EV_ATOMIC_BEGIN, EV_ATOMIC_END, EV_SPAWN};
+use crate::channel::{Choice, Event, Footprint, CH_ROOM_WAIT, CH_SCHEDULE, EV_ATOMIC_BEGIN, EV_ATOMIC_END, EV_SPAWN, EV_STORE};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::rc::Rc;
 
@@ -206,6 +206,12 @@ impl Node {
 /// for it only orders them too.
 fn racing(a: &Footprint, b: &Footprint) -> bool {
     a.proc != b.proc && (a.memory_conflict(b) || (a.same_object(b) && ((!a.release() && !b.release()) || a.try_use() || b.try_use())))
+}
+
+/// A buffered store that has room in its bounded buffer only because the
+/// thread's first m flushes made it (of `flushes_so_far`): Some(m).
+fn room_needed(e: &Event, flushes_so_far: usize) -> Option<usize> {
+    (e.kind == EV_STORE && e.aux & 0xff == 4).then(|| ((e.aux >> 8) as usize).min(flushes_so_far))
 }
 
 fn join(a: &mut [u32], b: &[u32]) {
@@ -494,11 +500,22 @@ fn analyze(events: &[Event]) -> Analysis {
                     join(&mut c, ev.row(j));
                 }
             }
-        } else if e.kind == 2 && e.aux & 0xff == 4 {
+        } else if let Some(m) = room_needed(e, flushes_of[e.thread as usize].len()) {
             // a store into a bounded buffer that fits because the thread's
-            // first m flushes made room: after those, not the later ones
-            let m = (e.aux >> 8) as usize;
-            for &j in flushes_of[e.thread as usize].iter().take(m) {
+            // first m flushes made room: after those, not the later ones.
+            // Under PSO they race with it: other entries of the thread could
+            // have left instead (flushes of different addresses commute, so
+            // no other race shows which ones left first).
+            let needed = &flushes_of[e.thread as usize][..m];
+            for &j in needed {
+                let q = pidx[j];
+                let pso = crate::channel::is_pso_flush_proc(events[j].fp.proc);
+                let before_another = needed.iter().any(|&k| k != j && ev.row(k)[q] >= ev.row(j)[q]);
+                if pso && !before_another && ev.row(j)[q] > c[q] {
+                    races.push((j, i));
+                }
+            }
+            for &j in needed {
                 join(&mut c, ev.row(j));
             }
         } else if e.fp.after_flushes() {

@@ -138,9 +138,9 @@ fn step(n: usize, e: &Event, v: &Violation, info: &ProgramInfo) -> TraceStep {
             format!("store {var} = {val}"),
             Some(val),
             match e.aux {
-                a if a == 1 || a & 0xff == 4 => format!("buffered in T{}", e.thread),
+                1 => format!("buffered in T{}", e.thread),
+                a if a & 0xff == 4 => format!("buffered in T{} (after a flush made room)", e.thread),
                 2 => format!("buffered in T{} (buffer full: oldest entry flushed first)", e.thread),
-                3 => format!("buffered in T{} (after a flush made room)", e.thread),
                 _ => "to memory".into(),
             },
         ),

@@ -139,9 +139,9 @@ struct tsoify_sleeper {
 enum tsoify_event_kind {
   TSOIFY_EV_LOAD = 1,        /* aux: TSOIFY_SRC_* bits */
   TSOIFY_EV_STORE = 2,       /* aux: 0 = written to memory, 1 = buffered, 2 = buffered after evicting
-                                the oldest entry, 3 = buffered after waiting for a flush to make
-                                room (under reduction), 4 | m << 8 = buffered in a bounded buffer
-                                that has room only because the thread's first m flushes made it;
+                                the oldest entry (without reduction), 4 | m << 8 = buffered in a
+                                bounded buffer that has room only because the thread's first m
+                                flushes made it (under reduction such a store starts a step);
                                 aux2: flush process that will write it */
   TSOIFY_EV_FLUSH = 3,       /* a buffered store reaches memory; aux = flush process,
                                 aux2 = owner thread | barrier epoch << 8 (PSO) */

@@ -27,29 +27,25 @@ void __tsoify_load(const void *addr, void *dst, uint64_t size, uint32_t order, u
   }
 }
 
-/* Returns the order to store with: marked RT_ORDER_WAITED when the store
- * had to wait for room in a full buffer (so its event says so: it happens
- * after a flush of its thread's buffer). */
-static uint32_t store_sched(void *addr, uint64_t size, uint32_t order) {
+/* A scheduling point before a store that writes memory at once or may
+ * need room in its bounded buffer (it runs when there is room). */
+static void store_sched(void *addr, uint64_t size, uint32_t order) {
   rt_pending(PEND_WRITE, addr, size);
   int room = rt_mm_model() != TSOIFY_MODEL_SC && order != ORD_SEQ_CST;
   if (rt_mm_model() != TSOIFY_MODEL_SC) rt_pending_need(room ? NEED_ROOM : NEED_EMPTY);
   rt_sched_point();
-  return room ? order | RT_ORDER_WAITED : order;
 }
 
 void __tsoify_store(void *addr, const void *src, uint64_t size, uint32_t order, uint32_t loc) {
-  uint32_t how = order;
-  if (rt_mm_store_needs_sched(rt_cur, order)) how = store_sched(addr, size, order);
+  if (rt_mm_store_needs_sched(rt_cur, order)) store_sched(addr, size, order);
   if (size <= RT_ENTRY_BYTES) {
-    rt_mm_store(rt_cur, addr, (uint32_t)size, src, how, loc);
+    rt_mm_store(rt_cur, addr, (uint32_t)size, src, order, loc);
     return;
   }
   for (uint64_t off = 0; off < size; off += RT_ENTRY_BYTES) {
     uint32_t n = rt_piece_len(size, off);
-    if (off && rt_mm_store_needs_sched(rt_cur, order)) how = store_sched((char *)addr + off, n, order);
-    rt_mm_store(rt_cur, (char *)addr + off, n, (const char *)src + off, how, loc);
-    how = order;
+    if (off && rt_mm_store_needs_sched(rt_cur, order)) store_sched((char *)addr + off, n, order);
+    rt_mm_store(rt_cur, (char *)addr + off, n, (const char *)src + off, order, loc);
   }
 }
 

@@ -379,10 +379,27 @@ int rt_mm_full(int t) {
   return k && buffers[t].n >= k;
 }
 
+/* Under reduction, a store whose room in a bounded buffer depends on
+ * flushes (the thread has buffered at least K stores, so in some order of
+ * the flushes the buffer is full when it comes) starts a step of its own:
+ * otherwise the step before it would end there in some executions and not
+ * in others, and the explorer would move the operations before the store
+ * only together with it (they need no flush; the store does). */
+static int may_need_room(int t) {
+  uint32_t k = RT_BOUND;
+  if (k) RT_TOUCH_BUFFER(t);
+  return k && buffers[t].n + buffers[t].flushed >= k;
+}
+
 int rt_mm_store_needs_sched(int t, uint32_t order) {
   if (RT_MODEL == TSOIFY_MODEL_SC) return 1;
   if (order == ORD_SEQ_CST /* locked exchange on x86 */) return 1;
+#ifdef TSOIFY_EXPORT
+  (void)may_need_room;
   return rt_mm_full(t);
+#else
+  return rt_shm->por ? may_need_room(t) : rt_mm_full(t);
+#endif
 }
 
 static void append(struct buffer *b, uintptr_t a, uint32_t size, rt_val v, uint32_t loc) {
@@ -401,8 +418,6 @@ static void append(struct buffer *b, uintptr_t a, uint32_t size, rt_val v, uint3
 /* size <= RT_ENTRY_BYTES (api.c splits larger stores): one entry, and one
  * event, per store, so every entry's flush matches the store that made it */
 void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t order, uint32_t loc) {
-  uint32_t waited = order & RT_ORDER_WAITED;
-  order &= ~RT_ORDER_WAITED;
   uintptr_t a = (uintptr_t)addr;
   rt_val v = rt_val_get(in, size);
   int model = RT_MODEL;
@@ -429,11 +444,11 @@ void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t orde
   }
   append(b, a, size, v, loc);
   /* With a bound, a store that fits only because earlier flushes made room
-   * happens after the first m of them, m = what it needed (aux 4 | m << 8);
-   * one that would fit had none of the thread's entries left yet does not
-   * depend on them (aux 1). */
-  uint32_t needed = b->n + b->flushed > RT_BOUND ? b->n + b->flushed - RT_BOUND : 0;
-  uint32_t how = evicted ? 2 : waited ? 3 : RT_BOUND && needed ? 4 | needed << 8 : 1;
+   * (whether it waited for them or not) happens after the first m of them,
+   * m = what it needed (aux 4 | m << 8); one that would fit had none of the
+   * thread's entries left yet does not depend on them (aux 1). */
+  uint32_t needed = RT_BOUND && b->n + b->flushed > RT_BOUND ? b->n + b->flushed - RT_BOUND : 0;
+  uint32_t how = evicted ? 2 : needed ? 4 | needed << 8 : 1;
   rt_event(TSOIFY_EV_STORE, addr, size, v.w[0], loc, how, b->e[b->n - 1].proc);
 }
 

@@ -228,8 +228,6 @@ void rt_mm_load(int t, const void *addr, uint32_t size, void *out, uint32_t loc)
 /* what a load by t would read now (own newest entry, else memory); no event */
 void rt_mm_peek(int t, const void *addr, uint32_t size, void *out);
 int rt_mm_store_needs_sched(int t, uint32_t order);
-/* order may carry RT_ORDER_WAITED: the store waited for room in a full buffer */
-#define RT_ORDER_WAITED 0x100u
 void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t order, uint32_t loc);
 void rt_mm_drain(int t, uint32_t loc);      /* flush the whole buffer of t */
 int rt_mm_pending(int t);                   /* entries buffered by t */

@@ -1,4 +1,4 @@
-/* PSO with K=2 (known wrong SAFE for --por optimal, issue 18): t1's third
+/* PSO with K=2 (was a wrong SAFE for --por optimal, issue 18): t1's third
  * store finds its buffer full of stores to y, so y=2 must reach memory
  * first; t0 then reads y=2 while its own x=1 is still buffered, and t1
  * reads x=0. */

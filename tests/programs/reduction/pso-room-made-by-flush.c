@@ -1,4 +1,4 @@
-/* PSO with K=2 (known wrong SAFE for --por source and optimal, issue 18):
+/* PSO with K=2 (was a wrong SAFE for --por source and optimal, issue 18):
  * t0's z fits in its buffer only because y=1 left it; y=1 is overwritten
  * in memory by t1's y=2, which t0 reads back; then z reaches memory while
  * x=1 is still buffered, and t2 sees z=1 but x=0. */
