@@ -425,7 +425,7 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
                 eprintln!("  node {k} ev {} {} chosen {} of {:?} sleep {:?} explored {:?} bt {:?} done {:?} wut {:?}{}", n.event, if n.schedule { "S" } else { "V" }, n.chosen, n.options, n.sleep.iter().map(|z| z.proc).collect::<Vec<_>>(), n.explored.iter().map(|z| z.proc).collect::<Vec<_>>(), n.backtrack, n.done, n.wut.iter().map(|w| w.step.proc).collect::<Vec<_>>(), if n.explore_all { " ALL" } else { "" });
             }
             for (i, e) in events.iter().enumerate() {
-                eprintln!("  ev {i} T{} kind {} addr {:#x} aux {} fp proc {} acc {} [{:#x},{:#x})", e.thread, e.kind, e.addr, e.aux, e.fp.proc, e.fp.access, e.fp.lo, e.fp.hi);
+                eprintln!("  ev {i} T{} kind {} addr {:#x} val {} aux {} fp proc {} acc {} [{:#x},{:#x})", e.thread, e.kind, e.addr, e.value, e.aux, e.fp.proc, e.fp.access, e.fp.lo, e.fp.hi);
             }
         }
         // next prefix: the deepest node with an alternative left
@@ -495,7 +495,13 @@ fn set_sleepers(s: &mut channel::Shm, sleepers: &mut Vec<Rc<Step>>) {
     let mut fps = 0usize;
     for z in sleepers.iter() {
         if z.open || sent.iter().any(|y| y.proc == z.proc) || sent.len() == channel::MAX_SLEEPERS || fps + z.fps.len() > channel::MAX_SLEEP_FPS || z.fps.len() > u16::MAX as usize {
+            if dpor::debug_por() && !sent.iter().any(|y| y.proc == z.proc) {
+                eprintln!("sleeper {} left awake (open {}, {} footprints)", z.proc, z.open, z.fps.len());
+            }
             continue;
+        }
+        if dpor::debug_por() {
+            eprintln!("sleeper {}: {:?}", z.proc, z.fps.iter().map(|f| (f.access, f.lo, f.hi)).collect::<Vec<_>>());
         }
         s.sleepers[sent.len()] = channel::Sleeper { proc: z.proc, n: z.fps.len() as u16, first: fps as u32 };
         s.sleep_fps[fps..fps + z.fps.len()].copy_from_slice(&z.fps);

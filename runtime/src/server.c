@@ -108,6 +108,8 @@ static void reset_results(struct tsoify_shm *s) {
   s->status_thread = 0;
   s->flags = 0;
   s->n_events = 0;
+  s->n_sleep_procs = 0; /* per execution: left growing, it filled after ~10^6 reports and every
+                           later choice then reported no sleepers (the lastzero blow-ups) */
   s->signal = 0;
   s->steps = 0;
   s->message[0] = 0;
