@@ -340,6 +340,9 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
         }
         if s.flags & channel::FL_GUIDE_BROKEN != 0 {
             stats.guide_broken += 1;
+            if debug {
+                eprintln!("guide broken in execution {}: guide {:x?}", stats.executions, &s.guide[..s.guide_len as usize]);
+            }
         }
         // extend the path with the choice points this execution met first
         let prefix = s.prefix_len as usize;
@@ -449,6 +452,9 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
         if optimal && node.schedule && !node.explore_all && alt == u32::MAX {
             // a wakeup branch whose first process is not an option here
             stats.guide_broken += 1;
+            if debug {
+                eprintln!("wakeup branch of {} not an option at node {k} (options {:?})", node.wut[0].step.proc, node.options);
+            }
             node.wut.clear();
             node.explore_all = true;
         }
