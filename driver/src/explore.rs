@@ -211,60 +211,144 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
 
 fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, progress: &mut dyn FnMut(&Stats)) -> Result<Exploration> {
     let mut server = Server::start(program, args, info)?;
-    // the race check needs each site's ordering: the tables the server
-    // writes as it starts (read after its first answer)
-    let mut program_info: Option<crate::info::ProgramInfo> = None;
-    let mut races: Vec<FoundRace> = vec![];
-    {
-        let s = server.shm();
-        s.model = cfg.model;
-        s.bound = cfg.bound;
-        s.max_steps = cfg.max_steps;
-        s.unroll = cfg.unroll;
-        s.no_await = cfg.no_await as u32;
-        s.spurious = cfg.spurious_wakeups;
-        s.log_events = 1;
-        s.hang_seconds = cfg.hang_seconds;
-        s.prefix_len = 0;
-        s.por = (cfg.por != Por::None) as u32;
-        s.n_sleepers = 0;
-        s.guide_len = 0;
-    }
-    let reduce = cfg.por != Por::None;
-    let debug = dpor::debug_por();
-    let optimal = cfg.por == Por::Optimal;
-    // the sleep set handed to the runtime for the current execution
-    let mut sleepers: Vec<Rc<Step>> = vec![];
-    // optimal: the wakeup branch the current execution follows, from node `guided_at`
-    let mut guided: Option<(usize, WNode)> = None;
-    let mut path: Vec<Node> = vec![];
+    configure(server.shm(), cfg);
+    let mut search = Search::new(cfg);
     let start = Instant::now();
-    let mut stats = Stats::default();
-    let mut violation = None;
-    let mut not_robust = None;
-    let mut outcomes: BTreeMap<String, (u64, u64)> = BTreeMap::new();
     let mut last_progress = Instant::now();
     loop {
-        let mut status = server.run()?;
-        if server.shm().flags & channel::FL_ASSUME_FAILED != 0 && matches!(status, Status::Crash | Status::Hang) {
-            status = Status::Assume; // an infeasible path, whatever happened on it after the assume
-        }
-        stats.executions += 1;
+        let status = server.run()?;
+        search.stats.executions += 1;
         let s = server.shm();
-        // a violation after a failed assume: real when it does not depend on the failed steps
-        let mut witness: Option<Vec<channel::Event>> = None;
-        if s.flags & channel::FL_ASSUME_FAILED != 0 && matches!(status, Status::Assert | Status::ReachError | Status::Abort) {
+        let (status, witness) = settle_status(s, status);
+        if search.optimal && ran_an_atomic_block(s) {
+            search.stats.seconds = start.elapsed().as_secs_f64();
+            return Ok(Exploration { stats: search.stats, violation: None, not_robust: None, outcomes: BTreeMap::new(), por: cfg.por, notes: vec![], races: vec![], races_violate: false, optimal_gave_way: true });
+        }
+        search.count(s, status);
+        search.record_outcome(s, status);
+        // each check says whether the search stops here
+        if search.record_violation(s, status, witness) || search.check_robustness(s, status) || search.check_races(s, info) {
+            break;
+        }
+        search.note_broken_guide(s);
+        let model_events = search.extend_path(s);
+        let events = model_events.as_deref().unwrap_or(&s.events[..s.n_events as usize]);
+        search.analyse(s, events, status);
+        if search.debug {
+            search.print_execution(s, events, status);
+        }
+        let Some(guide) = search.next_prefix(events) else {
+            search.stats.exhausted = true;
+            break;
+        };
+        search.hand_over(s, &guide);
+        if cfg.max_executions.is_some_and(|m| search.stats.executions >= m) {
+            search.stats.stopped_by = Some("max-executions");
+            break;
+        }
+        if cfg.timeout.is_some_and(|t| start.elapsed() >= t) {
+            search.stats.stopped_by = Some("timeout");
+            break;
+        }
+        if last_progress.elapsed() >= Duration::from_millis(250) {
+            search.stats.seconds = start.elapsed().as_secs_f64();
+            progress(&search.stats);
+            last_progress = Instant::now();
+        }
+    }
+    search.stats.seconds = start.elapsed().as_secs_f64();
+    let Search { stats, violation, not_robust, outcomes, races, .. } = search;
+    Ok(Exploration { stats, violation, not_robust, outcomes, por: cfg.por, notes: vec![], races, races_violate: cfg.races == RaceCheck::Property, optimal_gave_way: false })
+}
+
+/// Hand the configuration to the runtime, before the first execution.
+fn configure(s: &mut channel::Shm, cfg: &Config) {
+    s.model = cfg.model;
+    s.bound = cfg.bound;
+    s.max_steps = cfg.max_steps;
+    s.unroll = cfg.unroll;
+    s.no_await = cfg.no_await as u32;
+    s.spurious = cfg.spurious_wakeups;
+    s.log_events = 1;
+    s.hang_seconds = cfg.hang_seconds;
+    s.prefix_len = 0;
+    s.por = (cfg.por != Por::None) as u32;
+    s.n_sleepers = 0;
+    s.guide_len = 0;
+}
+
+/// How an execution ended, once a failed assume is taken into account: a
+/// crash or hang after one is an infeasible path; a violation after one is
+/// real when it does not depend on the failed steps (then the events that
+/// show it without them come along), else infeasible too.
+fn settle_status(s: &channel::Shm, status: Status) -> (Status, Option<Vec<Event>>) {
+    if s.flags & channel::FL_ASSUME_FAILED == 0 {
+        return (status, None);
+    }
+    match status {
+        Status::Crash | Status::Hang => (Status::Assume, None),
+        Status::Assert | Status::ReachError | Status::Abort => {
             let n = (s.n_events as usize).min(s.events.len());
-            witness = if s.flags & channel::FL_EVENTS_TRUNC == 0 { dpor::beside_failed_assumes(&s.events[..n]) } else { None };
-            if witness.is_none() {
-                status = Status::Assume;
+            let witness = if s.flags & channel::FL_EVENTS_TRUNC == 0 { dpor::beside_failed_assumes(&s.events[..n]) } else { None };
+            match witness {
+                Some(w) => (status, Some(w)),
+                None => (Status::Assume, None),
             }
         }
-        if optimal && s.events[..(s.n_events as usize).min(s.events.len())].iter().any(|e| e.kind == channel::EV_ATOMIC_BEGIN) {
-            stats.seconds = start.elapsed().as_secs_f64();
-            return Ok(Exploration { stats, violation: None, not_robust: None, outcomes: BTreeMap::new(), por: cfg.por, notes: vec![], races: vec![], races_violate: false, optimal_gave_way: true });
+        _ => (status, None),
+    }
+}
+
+/// Optimal DPOR gives way when the program runs an atomic block (see `explore`).
+fn ran_an_atomic_block(s: &channel::Shm) -> bool {
+    s.events[..(s.n_events as usize).min(s.events.len())].iter().any(|e| e.kind == channel::EV_ATOMIC_BEGIN)
+}
+
+/// One search: the choice tree explored so far (the path to the current
+/// execution, with what is left to explore at each node) and what the
+/// executions have found.
+struct Search<'c> {
+    cfg: &'c Config,
+    reduce: bool,
+    optimal: bool,
+    debug: bool,
+    /// the sleep set handed to the runtime for the current execution
+    sleepers: Vec<Rc<Step>>,
+    /// optimal: the wakeup branch the current execution follows, and the node it starts at
+    guided: Option<(usize, WNode)>,
+    path: Vec<Node>,
+    stats: Stats,
+    violation: Option<Violation>,
+    not_robust: Option<(crate::robust::Reordering, Vec<Event>)>,
+    outcomes: BTreeMap<String, (u64, u64)>,
+    races: Vec<FoundRace>,
+    /// each site's ordering, for the race check: read from the tables the
+    /// server writes as it starts (so after its first answer)
+    program_info: Option<crate::info::ProgramInfo>,
+}
+
+impl<'c> Search<'c> {
+    fn new(cfg: &'c Config) -> Search<'c> {
+        Search {
+            cfg,
+            reduce: cfg.por != Por::None,
+            optimal: cfg.por == Por::Optimal,
+            debug: dpor::debug_por(),
+            sleepers: vec![],
+            guided: None,
+            path: vec![],
+            stats: Stats::default(),
+            violation: None,
+            not_robust: None,
+            outcomes: BTreeMap::new(),
+            races: vec![],
+            program_info: None,
         }
-        let trail_len = s.trail_len as usize;
+    }
+
+    /// Count the execution by how it ended.
+    fn count(&mut self, s: &channel::Shm, status: Status) {
+        let stats = &mut self.stats;
         if s.flags & channel::FL_NONDET_SAMPLED != 0 {
             stats.nondet_sampled += 1;
         }
@@ -282,18 +366,7 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
             }
             _ => {}
         }
-        // (an execution in which an assume failed reports no outcome, even
-        // with a violation kept above: the witness may end before it)
-        let no_assume_failed = s.flags & channel::FL_ASSUME_FAILED == 0;
-        if status != Status::Assume && no_assume_failed && s.outcome_len > 0 {
-            let text = channel::c_text(&s.outcome, s.outcome_len as usize);
-            let e = outcomes.entry(text).or_default();
-            e.0 += 1;
-            if cfg.property.is_violation(status) {
-                e.1 += 1;
-            }
-        }
-        if status.is_violation() && !cfg.property.is_violation(status) {
+        if status.is_violation() && !self.cfg.property.is_violation(status) {
             if status == Status::Crash {
                 stats.crashes += 1;
             } else if status == Status::Livelock {
@@ -302,66 +375,101 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
                 stats.quiet_ends += 1;
             }
         }
-        if cfg.property.is_violation(status) && violation.is_none() {
-            let n = s.n_events as usize;
-            violation = Some(Violation {
-                status,
-                message: channel::c_text(&s.message, channel::MESSAGE_BYTES),
-                signal: s.signal,
-                thread: s.status_thread,
-                loc: s.status_loc,
-                events: witness.take().unwrap_or_else(|| s.events[..n].to_vec()),
-                events_truncated: s.flags & channel::FL_EVENTS_TRUNC != 0,
-                outcome: channel::c_text(&s.outcome, s.outcome_len as usize),
-            });
-            if !cfg.all && !cfg.robustness {
-                break;
+    }
+
+    /// Add the execution's outcome (the values it printed for --outcomes).
+    /// An execution in which an assume failed reports none, even with a
+    /// violation kept: the witness may end before it.
+    fn record_outcome(&mut self, s: &channel::Shm, status: Status) {
+        if status == Status::Assume || s.flags & channel::FL_ASSUME_FAILED != 0 || s.outcome_len == 0 {
+            return;
+        }
+        let e = self.outcomes.entry(channel::c_text(&s.outcome, s.outcome_len as usize)).or_default();
+        e.0 += 1;
+        if self.cfg.property.is_violation(status) {
+            e.1 += 1;
+        }
+    }
+
+    /// Keep the first violation; true when the search stops at it.
+    fn record_violation(&mut self, s: &channel::Shm, status: Status, witness: Option<Vec<Event>>) -> bool {
+        if !self.cfg.property.is_violation(status) || self.violation.is_some() {
+            return false;
+        }
+        let n = s.n_events as usize;
+        self.violation = Some(Violation {
+            status,
+            message: channel::c_text(&s.message, channel::MESSAGE_BYTES),
+            signal: s.signal,
+            thread: s.status_thread,
+            loc: s.status_loc,
+            events: witness.unwrap_or_else(|| s.events[..n].to_vec()),
+            events_truncated: s.flags & channel::FL_EVENTS_TRUNC != 0,
+            outcome: channel::c_text(&s.outcome, s.outcome_len as usize),
+        });
+        !self.cfg.all && !self.cfg.robustness
+    }
+
+    /// --robustness: true when the execution is not SC-equivalent (kept).
+    fn check_robustness(&mut self, s: &channel::Shm, status: Status) -> bool {
+        if !self.cfg.robustness || status == Status::Assume || s.flags & (channel::FL_ASSUME_FAILED | channel::FL_EVENTS_TRUNC) != 0 {
+            return false;
+        }
+        let events = &s.events[..s.n_events as usize];
+        match crate::robust::check(events) {
+            Some(r) => {
+                self.not_robust = Some((r, events.to_vec()));
+                true
+            }
+            None => false,
+        }
+    }
+
+    /// The data-race check of the execution; true when a race is the
+    /// property and one was found.
+    fn check_races(&mut self, s: &channel::Shm, info: &Path) -> bool {
+        if self.cfg.races == RaceCheck::Off {
+            return false;
+        }
+        let events = &s.events[..(s.n_events as usize).min(s.events.len())];
+        let program_info = self.program_info.get_or_insert_with(|| crate::info::ProgramInfo::read(info));
+        for race in crate::races::find(events, program_info) {
+            if !self.races.iter().any(|r| r.race.sites() == race.sites()) {
+                let events = self.races.is_empty().then(|| events.to_vec());
+                self.races.push(FoundRace { race, events, execution: self.stats.executions });
             }
         }
-        if cfg.robustness && status != Status::Assume && no_assume_failed && s.flags & channel::FL_EVENTS_TRUNC == 0 {
-            let events = &s.events[..s.n_events as usize];
-            if let Some(r) = crate::robust::check(events) {
-                not_robust = Some((r, events.to_vec()));
-                break;
-            }
-        }
-        if cfg.races != RaceCheck::Off {
-            let events = &s.events[..(s.n_events as usize).min(s.events.len())];
-            let program_info = program_info.get_or_insert_with(|| crate::info::ProgramInfo::read(info));
-            for race in crate::races::find(events, program_info) {
-                if !races.iter().any(|r| r.race.sites() == race.sites()) {
-                    let events = races.is_empty().then(|| events.to_vec());
-                    races.push(FoundRace { race, events, execution: stats.executions });
-                }
-            }
-            if cfg.races == RaceCheck::Property && !races.is_empty() {
-                break;
-            }
-        }
+        self.cfg.races == RaceCheck::Property && !self.races.is_empty()
+    }
+
+    fn note_broken_guide(&mut self, s: &channel::Shm) {
         if s.flags & channel::FL_GUIDE_BROKEN != 0 {
-            stats.guide_broken += 1;
-            if debug {
-                eprintln!("guide broken in execution {}: guide {:x?}", stats.executions, &s.guide[..s.guide_len as usize]);
+            self.stats.guide_broken += 1;
+            if self.debug {
+                eprintln!("guide broken in execution {}: guide {:x?}", self.stats.executions, &s.guide[..s.guide_len as usize]);
             }
         }
-        // extend the path with the choice points this execution met first
+    }
+
+    /// Extend the path with the choice points this execution met first.
+    /// The reduction does not see the fences that change nothing in the
+    /// model (logged for the race check only): returns the log without
+    /// them when there were any, and counts each node's first event in it.
+    fn extend_path(&mut self, s: &channel::Shm) -> Option<Vec<Event>> {
         let prefix = s.prefix_len as usize;
-        path.truncate(prefix);
+        let trail_len = s.trail_len as usize;
+        self.path.truncate(prefix);
         if trail_len < prefix {
             // it stopped while replaying its prefix (a hang, a crash, a
             // runtime limit): nothing new to analyse, and the subtree it was
             // to open stays unexplored, so the answer cannot be SAFE
             let msg = "an execution stopped before it had replayed its prefix; part of the search was skipped".to_string();
-            if !stats.internal.contains(&msg) {
-                stats.internal.push(msg);
+            if !self.stats.internal.contains(&msg) {
+                self.stats.internal.push(msg);
             }
         }
-        // The reduction does not see the fences that change nothing in the
-        // model (logged for the race check only): its events are the log
-        // without them, and each node's first event is counted in that log.
         let all_events = &s.events[..s.n_events as usize];
         let fences_logged = all_events.iter().any(|e| e.kind == channel::EV_C11_FENCE);
-        let model_events: Vec<Event> = if fences_logged { all_events.iter().filter(|e| e.kind != channel::EV_C11_FENCE).copied().collect() } else { vec![] };
         // fences_before[i]: fences among the first i events (i up to the
         // log's length: a choice may come after its last event)
         let fences_before: Vec<u32> = if fences_logged {
@@ -374,39 +482,48 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
             if fences_logged {
                 node.event -= fences_before[(node.event as usize).min(all_events.len())];
             }
-            if !reduce {
+            if !self.reduce {
                 node.backtrack = (0..node.count).collect();
             }
             let asleep = &s.sleep_procs[c.sleep_first as usize..(c.sleep_first + c.sleep_n) as usize];
-            node.sleep = sleepers.iter().filter(|z| asleep.contains(&z.proc)).cloned().collect();
-            path.push(node);
+            node.sleep = self.sleepers.iter().filter(|z| asleep.contains(&z.proc)).cloned().collect();
+            self.path.push(node);
         }
-        if let Some((k, branch)) = guided.take() {
-            dpor::hand_down(&mut path, k, &branch);
+        if let Some((k, branch)) = self.guided.take() {
+            dpor::hand_down(&mut self.path, k, &branch);
         }
-        let events = if fences_logged { &model_events[..] } else { all_events };
-        if reduce {
-            if s.flags & channel::FL_EVENTS_TRUNC != 0 {
-                // no complete footprint: explore this execution's nodes in full
-                stats.events_truncated += 1;
-                for node in path.iter_mut() {
-                    node.variants_cut = true;
-                    node.backtrack = (0..node.count).collect();
-                    node.explore_all = true;
-                }
+        fences_logged.then(|| all_events.iter().filter(|e| e.kind != channel::EV_C11_FENCE).copied().collect())
+    }
+
+    /// What the reduction learns from the execution: races to reverse
+    /// (backtrack points or wakeup sequences), and the options to try where
+    /// no race shows them.
+    fn analyse(&mut self, s: &channel::Shm, events: &[Event], status: Status) {
+        if !self.reduce {
+            return;
+        }
+        let path = &mut self.path;
+        let truncated = s.flags & channel::FL_EVENTS_TRUNC != 0;
+        if truncated {
+            // no complete footprint: explore this execution's nodes in full
+            self.stats.events_truncated += 1;
+            for node in path.iter_mut() {
+                node.variants_cut = true;
+                node.backtrack = (0..node.count).collect();
+                node.explore_all = true;
+            }
+        } else {
+            dpor::seen_footprints(path, events);
+            if self.optimal {
+                let ins = dpor::insert_wakeups(path, events);
+                self.stats.wakeups_inserted += ins.inserted;
+                self.stats.wakeups_redundant += ins.redundant;
+                self.stats.por_fallbacks += ins.fallbacks;
             } else {
-                dpor::seen_footprints(&mut path, events);
-                if optimal {
-                    let ins = dpor::insert_wakeups(&mut path, events);
-                    stats.wakeups_inserted += ins.inserted;
-                    stats.wakeups_redundant += ins.redundant;
-                    stats.por_fallbacks += ins.fallbacks;
-                } else {
-                    dpor::add_backtracks(&mut path, events);
-                }
+                dpor::add_backtracks(path, events);
             }
         }
-        if reduce && status != Status::SleepBlocked {
+        if status != Status::SleepBlocked {
             // The step that ends the execution (main returning, exit, abort,
             // an error) stops every other thread: it is dependent with
             // whatever they would do next, which no event of this execution
@@ -414,45 +531,48 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
             // also be tried first there, and so must the flushes of other
             // threads' buffers (a thread may be waiting for one). The
             // ender's own flushes need not: no one reads after the end.
-            dpor::other_threads_before_the_end(&mut path, optimal);
+            dpor::other_threads_before_the_end(path, self.optimal);
         }
-        if reduce {
-            dpor::room_makers(&mut path, optimal);
-            if s.flags & channel::FL_EVENTS_TRUNC == 0 && status != Status::SleepBlocked {
-                dpor::unflushed_at_the_end(&mut path, events, optimal);
-            }
+        dpor::room_makers(path, self.optimal);
+        if !truncated && status != Status::SleepBlocked {
+            dpor::unflushed_at_the_end(path, events, self.optimal);
         }
-        if debug {
-            eprintln!("--- execution {} status {:?} prefix {} sleepers {:?}", stats.executions, status, prefix, sleepers.iter().map(|z| z.proc).collect::<Vec<_>>());
-            for (k, n) in path.iter().enumerate() {
-                eprintln!("  node {k} ev {} {} chosen {} of {:?} sleep {:?} explored {:?} bt {:?} done {:?} wut {:?}{}", n.event, if n.schedule { "S" } else { "V" }, n.chosen, n.options, n.sleep.iter().map(|z| z.proc).collect::<Vec<_>>(), n.explored.iter().map(|z| z.proc).collect::<Vec<_>>(), n.backtrack, n.done, n.wut.iter().map(|w| w.step.proc).collect::<Vec<_>>(), if n.explore_all { " ALL" } else { "" });
-            }
-            for (i, e) in events.iter().enumerate() {
-                eprintln!("  ev {i} T{} kind {} addr {:#x} val {} aux {} fp proc {} acc {} [{:#x},{:#x})", e.thread, e.kind, e.addr, e.value, e.aux, e.fp.proc, e.fp.access, e.fp.lo, e.fp.hi);
-            }
+    }
+
+    fn print_execution(&self, s: &channel::Shm, events: &[Event], status: Status) {
+        eprintln!("--- execution {} status {:?} prefix {} sleepers {:?}", self.stats.executions, status, s.prefix_len, self.sleepers.iter().map(|z| z.proc).collect::<Vec<_>>());
+        for (k, n) in self.path.iter().enumerate() {
+            eprintln!("  node {k} ev {} {} chosen {} of {:?} sleep {:?} explored {:?} bt {:?} done {:?} wut {:?}{}", n.event, if n.schedule { "S" } else { "V" }, n.chosen, n.options, n.sleep.iter().map(|z| z.proc).collect::<Vec<_>>(), n.explored.iter().map(|z| z.proc).collect::<Vec<_>>(), n.backtrack, n.done, n.wut.iter().map(|w| w.step.proc).collect::<Vec<_>>(), if n.explore_all { " ALL" } else { "" });
         }
-        // next prefix: the deepest node with an alternative left
-        let Some(k) = (0..path.len()).rev().find(|&k| path[k].next(optimal).is_some()) else {
-            stats.exhausted = true;
-            break;
-        };
-        let alt = path[k].next(optimal).unwrap();
-        if path[k].schedule && reduce {
+        for (i, e) in events.iter().enumerate() {
+            eprintln!("  ev {i} T{} kind {} addr {:#x} val {} aux {} fp proc {} acc {} [{:#x},{:#x})", e.thread, e.kind, e.addr, e.value, e.aux, e.fp.proc, e.fp.access, e.fp.lo, e.fp.hi);
+        }
+    }
+
+    /// The next execution: the prefix that flips the deepest node with an
+    /// alternative left, the sleep set there and, for optimal DPOR, the
+    /// guide along the wakeup branch taken (returned). None when no node
+    /// has an alternative left.
+    fn next_prefix(&mut self, events: &[Event]) -> Option<Vec<u32>> {
+        let optimal = self.optimal;
+        let k = (0..self.path.len()).rev().find(|&k| self.path[k].next(optimal).is_some())?;
+        let alt = self.path[k].next(optimal).unwrap();
+        if self.path[k].schedule && self.reduce {
             // what ran here so far sleeps through the siblings (a step
             // with value choices: all of them, if every execution of the
             // subtree showed its footprint)
-            let step = dpor::step_at(&path, events, k);
-            path[k].explored.push(step);
-            path[k].variants.clear();
-            path[k].variants_cut = false;
+            let step = dpor::step_at(&self.path, events, k);
+            self.path[k].explored.push(step);
+            self.path[k].variants.clear();
+            self.path[k].variants_cut = false;
         }
-        path.truncate(k + 1);
-        let node = &mut path[k];
+        self.path.truncate(k + 1);
+        let node = &mut self.path[k];
         let mut guide: Vec<u32> = vec![];
         if optimal && node.schedule && !node.explore_all && alt == u32::MAX {
             // a wakeup branch whose first process is not an option here
-            stats.guide_broken += 1;
-            if debug {
+            self.stats.guide_broken += 1;
+            if self.debug {
                 eprintln!("wakeup branch of {} not an option at node {k} (options {:?})", node.wut[0].step.proc, node.options);
             }
             node.wut.clear();
@@ -462,34 +582,24 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
         if optimal && node.schedule && !node.explore_all && !node.wut.is_empty() {
             let branch = node.wut.remove(0);
             guide = dpor::guide_for(&branch);
-            guided = Some((k, branch));
+            self.guided = Some((k, branch));
         }
         node.chosen = alt;
         node.done.insert(alt);
-        sleepers = if reduce { node.sleep.iter().chain(if node.schedule { &node.explored[..] } else { &[] }).cloned().collect() } else { vec![] };
-        for (slot, node) in s.choices.iter_mut().zip(&path) {
+        self.sleepers = if self.reduce { node.sleep.iter().chain(if node.schedule { &node.explored[..] } else { &[] }).cloned().collect() } else { vec![] };
+        Some(guide)
+    }
+
+    /// Hand the next execution's prefix, sleep set and guide to the runtime.
+    fn hand_over(&mut self, s: &mut channel::Shm, guide: &[u32]) {
+        for (slot, node) in s.choices.iter_mut().zip(&self.path) {
             slot.chosen = node.chosen;
         }
-        s.prefix_len = path.len() as u32;
-        set_sleepers(s, &mut sleepers);
+        s.prefix_len = self.path.len() as u32;
+        set_sleepers(s, &mut self.sleepers);
         s.guide_len = guide.len().min(channel::MAX_GUIDE) as u32;
         s.guide[..s.guide_len as usize].copy_from_slice(&guide[..s.guide_len as usize]);
-        if cfg.max_executions.is_some_and(|m| stats.executions >= m) {
-            stats.stopped_by = Some("max-executions");
-            break;
-        }
-        if cfg.timeout.is_some_and(|t| start.elapsed() >= t) {
-            stats.stopped_by = Some("timeout");
-            break;
-        }
-        if last_progress.elapsed() >= Duration::from_millis(250) {
-            stats.seconds = start.elapsed().as_secs_f64();
-            progress(&stats);
-            last_progress = Instant::now();
-        }
     }
-    stats.seconds = start.elapsed().as_secs_f64();
-    Ok(Exploration { stats, violation, not_robust, outcomes, por: cfg.por, notes: vec![], races, races_violate: cfg.races == RaceCheck::Property, optimal_gave_way: false })
 }
 
 /// Hand the sleep set to the runtime: each sleeping process with the
