@@ -12,6 +12,7 @@ pub mod info;
 pub mod races;
 pub mod report;
 pub mod robust;
+pub mod sarif;
 pub mod svcomp;
 
 /// Exit codes shared by both binaries.

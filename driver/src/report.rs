@@ -93,6 +93,10 @@ pub struct TraceStep {
     pub variable: String,
     pub value: Option<i64>,
     pub buffer: String,
+    /// the location id (info.rs) of `location`, for whoever needs more than
+    /// its file name and line (the SARIF log)
+    #[serde(skip)]
+    pub loc: u32,
 }
 
 fn signed(v: u64, size: u8) -> i64 {
@@ -177,7 +181,7 @@ fn step(n: usize, e: &Event, v: &Violation, info: &ProgramInfo) -> TraceStep {
         k => (format!("event {k}"), None, String::new()),
     };
     let function = info.loc(e.loc).map(|l| l.func.clone()).unwrap_or_default();
-    TraceStep { step: n, thread: e.thread as u32, location: info.position(e.loc), function, operation: op, variable: var, value, buffer }
+    TraceStep { step: n, thread: e.thread as u32, location: info.position(e.loc), function, operation: op, variable: var, value, buffer, loc: e.loc }
 }
 
 /// A LOCK or UNLOCK event as the program's call: `mutex lock m`,
@@ -214,7 +218,7 @@ pub fn violation_text(v: &Violation) -> String {
 }
 
 /// The violation without the file:line prefix the trace row already shows.
-fn short_violation(v: &Violation) -> String {
+pub fn short_violation(v: &Violation) -> String {
     let text = violation_text(v);
     match v.status {
         Status::Assert => text.split_once(": assertion").map(|(_, rest)| format!("assertion{rest}")).unwrap_or(text),

@@ -25,7 +25,7 @@ from a snapshot between runs, so a crash or hang of the program cannot harm the 
 Memory models: sc - every store visible at once; tso - x86: a FIFO store buffer per thread, loads see \
 their own buffered stores first, mfence and locked instructions (atomic RMW, cmpxchg, seq_cst store) \
 drain it; pso - one FIFO per thread and address, so stores to different addresses may reorder.",
-    after_help = "EXAMPLES:\n  verify dekker.c                       # build and check under x86-TSO\n  verify --model sc dekker.c            # the same under sequential consistency\n  verify --buffer-size 2 prog.tso       # at most 2 buffered stores per thread\n  verify --outcomes litmus/SB.c         # list every reachable outcome (tsoify_outcome)\n  verify --trace-json t.json prog.tso   # the counterexample, machine-readable\n  verify --compare dekker.c             # sc, tso and pso at bounds 1,2,4,8,32,unbounded: one table\n  verify --compare --models tso --bounds 1,2,3,unbounded --csv t.csv --plot t.svg prog.c\n  verify --svcomp task.yml              # SV-COMP: unreach-call, last line `Result: ...`, witness.yml on FALSE\n\nEXIT CODES: 0 SAFE, 1 VIOLATION found, 2 UNKNOWN (a limit was hit), 3 usage or input error.\nWith --compare: 1 if any configuration found a violation, else 2 if any was UNKNOWN, else 0 (3 as above).\n\
+    after_help = "EXAMPLES:\n  verify dekker.c                       # build and check under x86-TSO\n  verify --model sc dekker.c            # the same under sequential consistency\n  verify --buffer-size 2 prog.tso       # at most 2 buffered stores per thread\n  verify --outcomes litmus/SB.c         # list every reachable outcome (tsoify_outcome)\n  verify --trace-json t.json prog.tso   # the counterexample, machine-readable\n  verify --sarif out.sarif prog.c       # SARIF 2.1.0 for CI code scanning (GitHub) and editors\n  verify --compare dekker.c             # sc, tso and pso at bounds 1,2,4,8,32,unbounded: one table\n  verify --compare --models tso --bounds 1,2,3,unbounded --csv t.csv --plot t.svg prog.c\n  verify --svcomp task.yml              # SV-COMP: unreach-call, last line `Result: ...`, witness.yml on FALSE\n\nEXIT CODES: 0 SAFE, 1 VIOLATION found, 2 UNKNOWN (a limit was hit), 3 usage or input error.\nWith --compare: 1 if any configuration found a violation, else 2 if any was UNKNOWN, else 0 (3 as above).\n\
 With --svcomp: 0 TRUE, 1 FALSE, 2 UNKNOWN, 3 usage or input error."
 )]
 struct Cli {
@@ -116,6 +116,21 @@ struct Cli {
     /// that model showed no violation.
     #[arg(long, value_name = "FILE")]
     json: Option<PathBuf>,
+    /// Write the answer as a SARIF 2.1.0 log to FILE: the format CI code
+    /// scanning and editors read, so a relaxed-memory bug shows up as an
+    /// alert on the failing line (e.g. upload it to GitHub code scanning with
+    /// the github/codeql-action/upload-sarif action). A violation is one
+    /// result, its rule the kind (assertion-violation, reach-error, abort,
+    /// crash, deadlock, livelock, data-race, not-robust), its message the
+    /// violation and the memory model, and its code flow the counterexample:
+    /// one location per step of the trace, in order, each naming its
+    /// thread, operation and store buffer. SAFE (ROBUST) is a log without
+    /// results; UNKNOWN is one without results whose invocation failed, with
+    /// the reason as a notification. Source paths below the current
+    /// directory are relative to it (%SRCROOT%), others absolute file URIs.
+    /// Written with --quiet too.
+    #[arg(long, value_name = "FILE", conflicts_with_all = ["compare", "infer_fences"])]
+    sarif: Option<PathBuf>,
     /// Run the program under several memory models and store-buffer bounds
     /// (--models, --bounds) and print one table: model, bound, verdict,
     /// executions, seconds, and per model the smallest bound at which a
@@ -462,6 +477,8 @@ fn main() {
         if let Some(reason) = setup.property.kind.unsupported_reason() {
             println!("{reason}");
             println!("{}", svcomp::Answer::Unknown.line());
+            let verdict = report::Verdict { verdict: "UNKNOWN", reason };
+            write_sarif(&cli, &verdict, None, &ProgramInfo::default(), 0, &[], exit::UNKNOWN);
             finish(exit::UNKNOWN);
         }
         for note in setup.notes() {
@@ -609,8 +626,29 @@ fn main() {
         println!("{}", answer.line_for(&setup.property.kind));
         code = answer.exit_code();
     }
+    if cli.sarif.is_some() {
+        let races_seen = if x.races_violate { 0 } else { x.races.len() };
+        write_sarif(&cli, &verdict, tsoify::sarif::finding(&x, cli.robustness), &info, races_seen, &warnings, code);
+    }
     drop(keep);
     finish(code);
+}
+
+/// `--sarif FILE`: the answer as a SARIF log (driver/src/sarif.rs).
+fn write_sarif(cli: &Cli, verdict: &report::Verdict, found: Option<tsoify::sarif::Finding>, info: &ProgramInfo, races_seen: usize, warnings: &[String], code: i32) {
+    use tsoify::sarif;
+    let Some(path) = &cli.sarif else { return };
+    let ctx = sarif::Context {
+        program: &cli.program,
+        model: cli.model.unwrap_or(1),
+        bound: cli.buffer_size,
+        arguments: std::env::args().skip(1).collect(),
+        working_directory: std::env::current_dir().unwrap_or_else(|e| fail(format!("the current directory: {e}"))),
+        exit_code: code,
+        warnings,
+    };
+    let log = sarif::log(&ctx, verdict, found, info, races_seen);
+    std::fs::write(path, serde_json::to_string_pretty(&log).expect("SARIF serialises")).unwrap_or_else(|e| fail(format!("{}: {e}", path.display())));
 }
 
 /// The races a report shows: with --races (or when a race is the
