@@ -183,6 +183,47 @@ impl Node {
         self.backtrack.iter().copied().find(free)
     }
 
+    /// Optimal DPOR: drop the wakeup branches at the front that cannot or
+    /// need not start here (returns how many were dropped).
+    ///
+    /// A branch whose first process cannot run here reverses a race whose
+    /// later step was enabled only by the earlier one: a thread parked on
+    /// an await (it reads the value the earlier step wrote) or one waiting
+    /// for room its buffer did not have. Run first here, it would find the
+    /// same state that keeps it from running, so the reversal is no
+    /// execution at all (an await loop's extra turn reading the old value
+    /// changes nothing). The branches inserted below it may not contain its
+    /// process at all (they went there because its step was independent of
+    /// them), so they move up to its place rather than go with it.
+    ///
+    /// A branch moved up that way may start with a process that already ran
+    /// first here (or runs first in the execution just over) or sleeps here: everything that starts with that process
+    /// is explored (or covered) already, so that branch goes with its
+    /// subtree.
+    pub fn drop_disabled_branches(&mut self) -> usize {
+        let mut dropped = 0;
+        while let Some(first) = self.wut.first() {
+            let proc = first.step.proc;
+            let option = self.option_of(proc);
+            let disabled = option.is_none();
+            // (the process chosen here last time is not among `explored`
+            // yet: `done` has it)
+            let covered = option.is_some_and(|o| self.done.contains(&o)) || self.asleep(proc);
+            if !disabled && !covered {
+                break;
+            }
+            if debug_por() {
+                eprintln!("wakeup branch of {proc} dropped at event {}: {} (options {:?})", self.event, if disabled { "not enabled" } else { "explored or asleep" }, self.options);
+            }
+            let gone = self.wut.remove(0);
+            if disabled {
+                self.wut.splice(0..0, gone.children);
+            }
+            dropped += 1;
+        }
+        dropped
+    }
+
     /// Source DPOR: make sure one of `initials` is explored here; when none
     /// of them is an option, explore all. `preferred` (the racing process)
     /// is taken when it is one of them.
@@ -907,8 +948,10 @@ pub fn guide_for(branch: &WNode) -> Vec<u32> {
 
 /// After an execution that followed `branch` from scheduling node `k`: give
 /// the new scheduling nodes below it their wakeup subtrees (the siblings of
-/// the branch taken there). A node where the execution left the branch
-/// (the runtime could not follow the guide) explores every option.
+/// the branch taken there). Where the execution left the branch because
+/// the branch's next process could not run, that node keeps the whole
+/// rest of the branch as its wakeup subtrees; where it left it for any
+/// other reason, that node explores every option.
 pub fn hand_down(path: &mut [Node], k: usize, branch: &WNode) {
     let mut cur = branch;
     for node in path[k + 1..].iter_mut().filter(|n| n.schedule) {
@@ -917,7 +960,14 @@ pub fn hand_down(path: &mut [Node], k: usize, branch: &WNode) {
             if debug_por() {
                 eprintln!("guide left at event {}: wanted {} among {:?}", node.event, first.step.proc, node.options);
             }
-            node.explore_all = true;
+            if node.option_of(first.step.proc).is_none() {
+                // the branch's next process cannot run here: the whole
+                // subtree stays to explore, and `drop_disabled_branches`
+                // removes the branches that start with it
+                node.wut = cur.children.clone();
+            } else {
+                node.explore_all = true;
+            }
             return;
         }
         node.wut = cur.children[1..].to_vec();

@@ -149,6 +149,9 @@ pub struct Stats {
     pub por_fallbacks: u64,
     /// executions where the runtime could not follow the explorer's guide
     pub guide_broken: u64,
+    /// optimal DPOR: wakeup branches dropped because their first process
+    /// could not run where they start
+    pub wakeups_disabled: u64,
     /// executions ended by abort() or a deadlock that the property does not count
     pub quiet_ends: u64,
     /// executions that crashed when the property does not count a crash as a violation
@@ -555,7 +558,13 @@ impl<'c> Search<'c> {
     /// has an alternative left.
     fn next_prefix(&mut self, events: &[Event]) -> Option<Vec<u32>> {
         let optimal = self.optimal;
-        let k = (0..self.path.len()).rev().find(|&k| self.path[k].next(optimal).is_some())?;
+        let k = (0..self.path.len()).rev().find(|&k| {
+            let node = &mut self.path[k];
+            if optimal && node.schedule && !node.explore_all {
+                self.stats.wakeups_disabled += node.drop_disabled_branches() as u64;
+            }
+            node.next(optimal).is_some()
+        })?;
         let alt = self.path[k].next(optimal).unwrap();
         if self.path[k].schedule && self.reduce {
             // what ran here so far sleeps through the siblings (a step

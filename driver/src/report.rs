@@ -265,7 +265,7 @@ pub fn stats_text(s: &crate::explore::Stats, por: crate::explore::Por, none: Opt
     let _ = writeln!(t, "  executions         {} ({} complete, {} sleep-blocked, {} discarded by assume)", s.executions, s.complete(), s.sleep_blocked, s.assume_blocked);
     let _ = writeln!(t, "  time               {:.3} s, {:.1} us/execution", s.seconds, s.seconds * 1e6 / s.executions.max(1) as f64);
     if por == crate::explore::Por::Optimal {
-        let _ = writeln!(t, "  wakeup sequences   {} inserted, {} already covered", s.wakeups_inserted, s.wakeups_redundant);
+        let _ = writeln!(t, "  wakeup sequences   {} inserted, {} already covered, {} not enabled where they start", s.wakeups_inserted, s.wakeups_redundant, s.wakeups_disabled);
     }
     if s.por_fallbacks + s.guide_broken + s.events_truncated > 0 {
         let _ = writeln!(t, "  fallbacks          {} races explored in full, {} guides not followed, {} event logs overflowed", s.por_fallbacks, s.guide_broken, s.events_truncated);
