@@ -120,7 +120,7 @@ pub fn trace_steps(v: &Violation, info: &ProgramInfo) -> Vec<TraceStep> {
 /// Events that are there for the reduction, not for the reader: the
 /// brackets and footprints of an export runtime's steps (the program's own
 /// operations inside them are shown).
-fn bookkeeping(e: &Event) -> bool {
+pub fn bookkeeping(e: &Event) -> bool {
     use crate::channel::{EV_ATOMIC_BEGIN, EV_ATOMIC_END, EV_TOUCH};
     e.kind == EV_TOUCH || ((e.kind == EV_ATOMIC_BEGIN || e.kind == EV_ATOMIC_END) && e.aux == 1)
 }
