@@ -31,9 +31,11 @@
 //! depend on what its first ones read (an assume that failed in one order
 //! passes in another and then writes), so for source DPOR a race whose
 //! reversal starts with a block is covered by a sleeping block of that
-//! thread only when it is the same block (see `sleeps_differently`). Wakeup sequences
-//! and their weak initials assume steps with fixed footprints, so optimal
-//! DPOR gives way to source DPOR for programs with blocks (explore.rs).
+//! thread only when it is the same block (see `sleeps_differently`). For
+//! optimal DPOR, a block whose read a race reverses is an open step at the
+//! end of its wakeup sequence (what it does then is unknown), and a step
+//! that a block racing first depends on is not a weak initial of the
+//! sequence (run first, it could change what that block does).
 //! A program's own block also touches one block object at its ends, which
 //! orders it against every other block; the runtime steps of an export
 //! are blocks that instead declare what they touch (TOUCH events, see
@@ -848,8 +850,19 @@ pub fn insert_wakeups(path: &mut [Node], events: &[Event]) -> Insertions {
             continue;
         }
         v.push(si);
-        let seq = Seq { x: &x, steps: v };
-        let descs: HashMap<usize, Rc<Step>> = seq.steps.iter().map(|&s| (s, describe(s, path))).collect();
+        // an atomic block whose read is reversed may do something else
+        // then (an assume that failed passes and the block writes): its
+        // footprint in the reversal is unknown
+        let last_open = x.steps.in_block(si);
+        // an atomic block that raced first must still do what it did: a
+        // step run before it that it depends on may change that
+        let block_after = x.steps.in_block(sj).then_some(sj);
+        let seq = Seq { x: &x, steps: v, last_open, block_after };
+        let mut descs: HashMap<usize, Rc<Step>> = seq.steps.iter().map(|&s| (s, describe(s, path))).collect();
+        if last_open {
+            let step = Step { open: true, ..(*descs[&si]).clone() };
+            descs.insert(si, Rc::new(step));
+        }
         let node = &path[k];
         if node.sleep.iter().chain(&node.explored).any(|z| seq.weak_initial(z)) {
             if debug_por() {
@@ -878,6 +891,12 @@ pub fn insert_wakeups(path: &mut [Node], events: &[Event]) -> Insertions {
 struct Seq<'a> {
     x: &'a Execution<'a>,
     steps: Vec<usize>,
+    /// the last step is an atomic block whose reversed read may change
+    /// what it does: it may depend on every step before it
+    last_open: bool,
+    /// an atomic block that runs after the sequence (the race's first
+    /// step): what it does depends on what runs before it
+    block_after: Option<usize>,
 }
 
 impl Seq<'_> {
@@ -887,21 +906,29 @@ impl Seq<'_> {
 
     /// Can `z` go first: it is the first step of its process in the
     /// sequence and nothing before it there happens before it, or its
-    /// process is not in the sequence and its step is independent of all of it.
+    /// process is not in the sequence and its step is independent of all of
+    /// it (and of an atomic block that raced first, whose accesses depend
+    /// on what it reads). With an open last step (a block whose read the
+    /// race reverses), nothing is known to go before it.
     fn weak_initial(&self, z: &Step) -> bool {
+        let last = self.steps.len().wrapping_sub(1);
         match self.steps.iter().position(|&s| self.proc_of(s) == z.proc) {
+            Some(n) if self.last_open && n == last => n == 0,
             Some(n) => !self.steps[..n].iter().any(|&l| self.x.step_hb(l, self.steps[n])),
-            None => !self.steps.iter().any(|&s| self.x.steps.events(s).any(|m| z.conflicts(&self.x.events[m].fp))),
+            None if self.last_open => false,
+            None => !self.steps.iter().chain(&self.block_after).any(|&s| self.x.steps.span(s).any(|m| z.conflicts(&self.x.events[m].fp))),
         }
     }
 
     /// The sequence after `z` has gone first.
     fn without(&self, z: &Step) -> Seq<'_> {
         let mut steps = self.steps.clone();
+        let mut last_open = self.last_open;
         if let Some(n) = steps.iter().position(|&s| self.proc_of(s) == z.proc) {
+            last_open &= n + 1 < steps.len();
             steps.remove(n);
         }
-        Seq { x: self.x, steps }
+        Seq { x: self.x, steps, last_open, block_after: self.block_after }
     }
 }
 
