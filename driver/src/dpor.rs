@@ -33,9 +33,10 @@
 //! reversal starts with a block is covered by a sleeping block of that
 //! thread only when it is the same block (see `sleeps_differently`). For
 //! optimal DPOR, a block whose read a race reverses is an open step at the
-//! end of its wakeup sequence (what it does then is unknown), and a step
-//! that a block racing first depends on is not a weak initial of the
-//! sequence (run first, it could change what that block does).
+//! end of its wakeup sequence (what it does then is unknown), and where a
+//! block runs after the race, only a step of the sequence itself counts as
+//! a weak initial (an independent one run first could change what that
+//! block does).
 //! A program's own block also touches one block object at its ends, which
 //! orders it against every other block; the runtime steps of an export
 //! are blocks that instead declare what they touch (TOUCH events, see
@@ -688,28 +689,36 @@ impl<'a> Execution<'a> {
     /// Steps after `sj` that need not follow it (no event happens after
     /// one of its events), in execution order, up to `limit` (exclusive).
     /// A step inside an atomic block counts with the rest of its block: a
-    /// block whose later part must follow sj cannot begin before it either.
+    /// block whose later part must follow sj cannot begin before it either,
+    /// and so whatever follows any part of such a block follows sj too (a
+    /// flush after the block's first read, when its last write follows sj:
+    /// run before the block, it would change what the block reads).
     fn not_after(&self, sj: usize, limit: usize) -> Vec<usize> {
-        let first = self.steps.events(sj);
-        let after = |m: usize| first.clone().any(|x| self.hb(x, m));
-        (sj + 1..limit)
-            .filter(|&s| {
-                // the step that ended the execution waits for every other
-                // thread (main's return, exit: threads.c rt_end_point), so
-                // it never goes before anything
-                if s + 1 == self.steps.node.len() {
-                    return false;
-                }
-                let span = self.steps.span(s);
-                if !span.is_empty() {
-                    return !span.into_iter().any(after);
-                }
+        // events whatever happens after must follow sj: sj's own, and all
+        // of every block that must follow it
+        let mut roots: Vec<usize> = self.steps.events(sj).collect();
+        let mut free = vec![];
+        for s in sj + 1..limit {
+            let after = |roots: &[usize], m: usize| roots.iter().any(|&x| self.hb(x, m));
+            let span = self.steps.span(s);
+            let follows = if span.is_empty() {
                 // A step without events (a wait that passed, main's end)
                 // still follows its own process's earlier steps.
-                let p = self.steps.proc[s];
-                p != self.steps.proc[sj] && !self.anchor(s).is_some_and(after)
-            })
-            .collect()
+                self.steps.proc[s] == self.steps.proc[sj] || self.anchor(s).is_some_and(|m| after(&roots, m))
+            } else {
+                span.clone().any(|m| after(&roots, m))
+            };
+            if follows && self.steps.in_block(s) {
+                roots.extend(span);
+            }
+            // the step that ended the execution waits for every other
+            // thread (main's return, exit: threads.c rt_end_point), so it
+            // never goes before anything
+            if !follows && s + 1 != self.steps.node.len() {
+                free.push(s);
+            }
+        }
+        free
     }
 
     /// The event a step without events is ordered after: the last earlier
@@ -854,10 +863,10 @@ pub fn insert_wakeups(path: &mut [Node], events: &[Event]) -> Insertions {
         // then (an assume that failed passes and the block writes): its
         // footprint in the reversal is unknown
         let last_open = x.steps.in_block(si);
-        // an atomic block that raced first must still do what it did: a
-        // step run before it that it depends on may change that
-        let block_after = x.steps.in_block(sj).then_some(sj);
-        let seq = Seq { x: &x, steps: v, last_open, block_after };
+        // an atomic block that runs from sj on may do something else when
+        // a step it depends on runs first (see `Seq::weak_initial`)
+        let blocks_follow = (sj..x.steps.node.len()).any(|s| x.steps.in_block(s));
+        let seq = Seq { x: &x, steps: v, last_open, blocks_follow };
         let mut descs: HashMap<usize, Rc<Step>> = seq.steps.iter().map(|&s| (s, describe(s, path))).collect();
         if last_open {
             let step = Step { open: true, ..(*descs[&si]).clone() };
@@ -894,9 +903,9 @@ struct Seq<'a> {
     /// the last step is an atomic block whose reversed read may change
     /// what it does: it may depend on every step before it
     last_open: bool,
-    /// an atomic block that runs after the sequence (the race's first
-    /// step): what it does depends on what runs before it
-    block_after: Option<usize>,
+    /// an atomic block runs from the race's first step on: what it does
+    /// depends on what ran before it
+    blocks_follow: bool,
 }
 
 impl Seq<'_> {
@@ -907,16 +916,21 @@ impl Seq<'_> {
     /// Can `z` go first: it is the first step of its process in the
     /// sequence and nothing before it there happens before it, or its
     /// process is not in the sequence and its step is independent of all of
-    /// it (and of an atomic block that raced first, whose accesses depend
-    /// on what it reads). With an open last step (a block whose read the
-    /// race reverses), nothing is known to go before it.
+    /// it. With an open last step (a block whose read the race reverses),
+    /// nothing is known to go before it. Independence is not enough when an
+    /// atomic block runs after the race's first step: the reversal is
+    /// meant to go on to executions in which that block reads what it read
+    /// here, and with `z` first it may read `z`'s write and do something
+    /// else (fail its assume, not write), so `z`'s subtree need not hold
+    /// them (found by fuzz.py seed 41: `x=1; y=2 | y=1;
+    /// atomic(x==0 ? y=3)` under PSO lost y=2 at the end).
     fn weak_initial(&self, z: &Step) -> bool {
         let last = self.steps.len().wrapping_sub(1);
         match self.steps.iter().position(|&s| self.proc_of(s) == z.proc) {
             Some(n) if self.last_open && n == last => n == 0,
             Some(n) => !self.steps[..n].iter().any(|&l| self.x.step_hb(l, self.steps[n])),
-            None if self.last_open => false,
-            None => !self.steps.iter().chain(&self.block_after).any(|&s| self.x.steps.span(s).any(|m| z.conflicts(&self.x.events[m].fp))),
+            None if self.last_open || self.blocks_follow => false,
+            None => !self.steps.iter().any(|&s| self.x.steps.events(s).any(|m| z.conflicts(&self.x.events[m].fp))),
         }
     }
 
@@ -928,7 +942,7 @@ impl Seq<'_> {
             last_open &= n + 1 < steps.len();
             steps.remove(n);
         }
-        Seq { x: self.x, steps, last_open, block_after: self.block_after }
+        Seq { x: self.x, steps, last_open, blocks_follow: self.blocks_follow }
     }
 }
 
