@@ -173,7 +173,7 @@ pub struct Exploration {
     pub violation: Option<Violation>,
     /// outcome text -> (executions, of which violating)
     pub outcomes: BTreeMap<String, (u64, u64)>,
-    /// the reduction that explored
+    /// the reduction that explored (optimal gives way to source, see `explore`)
     pub por: Por,
     /// what a user should know about how the search went
     pub notes: Vec<String>,
@@ -181,6 +181,7 @@ pub struct Exploration {
     pub races: Vec<FoundRace>,
     /// a data race is a violation (`RaceCheck::Property`)
     pub races_violate: bool,
+    optimal_gave_way: bool,
 }
 
 /// A data race and the execution that showed it first.
@@ -194,9 +195,21 @@ pub struct FoundRace {
     pub execution: u64,
 }
 
-/// Explore the program under the configuration's model and reduction.
+/// Explore the program. Optimal DPOR gives way to source DPOR when the
+/// program runs an atomic block: a block's later accesses depend on what
+/// its first ones read, which wakeup sequences cannot express (source DPOR
+/// handles blocks, see dpor.rs); the search then starts over, and
+/// `Exploration::por` says which reduction answered.
 pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut progress: impl FnMut(&Stats)) -> Result<Exploration> {
-    explore_with(program, args, info, cfg, &mut progress)
+    let x = explore_with(program, args, info, cfg, &mut progress)?;
+    if !x.optimal_gave_way {
+        return Ok(x);
+    }
+    let source = Config { por: Por::Source, ..cfg.clone() };
+    let mut y = explore_with(program, args, info, &source, &mut progress)?;
+    y.stats.seconds += x.stats.seconds;
+    y.notes.push("--por optimal: the program has atomic blocks (__VERIFIER_atomic_*), which optimal DPOR does not handle; explored with --por source".into());
+    Ok(y)
 }
 
 fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, progress: &mut dyn FnMut(&Stats)) -> Result<Exploration> {
@@ -210,6 +223,10 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
         search.stats.executions += 1;
         let s = server.shm();
         let (status, witness) = settle_status(s, status);
+        if search.optimal && ran_an_atomic_block(s) {
+            search.stats.seconds = start.elapsed().as_secs_f64();
+            return Ok(Exploration { stats: search.stats, violation: None, not_robust: None, outcomes: BTreeMap::new(), por: cfg.por, notes: vec![], races: vec![], races_violate: false, optimal_gave_way: true });
+        }
         search.count(s, status);
         search.record_outcome(s, status);
         // each check says whether the search stops here
@@ -244,7 +261,7 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
     }
     search.stats.seconds = start.elapsed().as_secs_f64();
     let Search { stats, violation, not_robust, outcomes, races, .. } = search;
-    Ok(Exploration { stats, violation, not_robust, outcomes, por: cfg.por, notes: vec![], races, races_violate: cfg.races == RaceCheck::Property })
+    Ok(Exploration { stats, violation, not_robust, outcomes, por: cfg.por, notes: vec![], races, races_violate: cfg.races == RaceCheck::Property, optimal_gave_way: false })
 }
 
 /// Hand the configuration to the runtime, before the first execution.
@@ -283,6 +300,11 @@ fn settle_status(s: &channel::Shm, status: Status) -> (Status, Option<Vec<Event>
         }
         _ => (status, None),
     }
+}
+
+/// Optimal DPOR gives way when the program runs an atomic block (see `explore`).
+fn ran_an_atomic_block(s: &channel::Shm) -> bool {
+    s.events[..(s.n_events as usize).min(s.events.len())].iter().any(|e| e.kind == channel::EV_ATOMIC_BEGIN)
 }
 
 /// One search: the choice tree explored so far (the path to the current

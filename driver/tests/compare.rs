@@ -88,7 +88,7 @@ fn dekker_csv_and_plot() {
     assert_eq!(keys, expected, "{text}");
     assert!(rows.iter().all(|r| r.len() == 8 && r[4].parse::<u64>().unwrap() > 0), "{text}");
     let por: Vec<&str> = rows.iter().map(|r| r[7]).collect();
-    assert_eq!(por, vec!["source"; 13], "{text}");
+    assert_eq!(por, vec!["optimal"; 13], "{text}");
     let plot = std::fs::read_to_string(&svg).expect("the plot was written");
     assert!(plot.contains("<svg"), "{plot}");
     assert!(plot.contains("unbounded") && plot.contains("executions"), "axis labels are in the plot");

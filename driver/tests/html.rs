@@ -389,7 +389,7 @@ fn a_safe_answer_is_the_verdict_and_the_statistics_without_a_timeline() {
     let dom = dump_dom(&chromium, &page);
     assert_eq!(dom.text(dom.by_id("verdict").unwrap()), "SAFE");
     let stats = dom.text(dom.by_id("statistics").expect("statistics"));
-    assert!(stats.contains("executions") && stats.contains("--por source") && stats.contains("SC"), "{stats}");
+    assert!(stats.contains("executions") && stats.contains("--por optimal") && stats.contains("SC"), "{stats}");
     assert!(dom.by_id("timeline").is_none() && dom.with_classes(&["bar"]).is_empty(), "no timeline on SAFE");
 }
 

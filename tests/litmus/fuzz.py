@@ -764,8 +764,8 @@ def parse_args(argv):
     ap.add_argument("--pso-unbounded-only", action="store_true",
                     help="run PSO unbounded only (as before PSO took "
                     "--bounds too)")
-    ap.add_argument("--por", default="source", choices=["none", "source", "optimal"],
-                    help="verify's partial order reduction (default source)")
+    ap.add_argument("--por", default="optimal", choices=["none", "source", "optimal"],
+                    help="verify's partial order reduction (default optimal, as verify's)")
     ap.add_argument("--bounds", type=int_list, default=[0],
                     help="TSO and PSO store-buffer bounds, 0 = unbounded "
                     "(default 0; include 32, verify's default, to check the "

@@ -169,10 +169,14 @@ struct Cli {
     /// level line; filled markers are violations, hollow ones SAFE, crosses UNKNOWN.
     #[arg(long, value_name = "FILE.svg", requires = "compare")]
     plot: Option<PathBuf>,
-    /// Partial order reduction: source (source-set DPOR with sleep sets)
-    /// explores one interleaving per class of equivalent ones; none explores
-    /// every interleaving (the reference the reductions are tested against).
-    #[arg(long, value_enum, default_value = "source")]
+    /// Partial order reduction: optimal (optimal DPOR with wakeup trees)
+    /// explores one complete execution per class of equivalent
+    /// interleavings (a program with atomic blocks is explored with source
+    /// instead, and a note says so); source (source-set DPOR with sleep
+    /// sets) about one, with some cut short by a sleep set; none
+    /// explores every interleaving (the reference the reductions are tested
+    /// against).
+    #[arg(long, value_enum, default_value = "optimal")]
     por: explore::Por,
     /// Print the statistics of the search in full: executions (complete,
     /// cut short by a sleep set, discarded by assume), the reduction's own
