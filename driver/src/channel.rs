@@ -188,6 +188,14 @@ pub struct Event {
     pub fp: Footprint,
 }
 
+impl Event {
+    /// A store that went into a store buffer (aux != 0: it reaches memory
+    /// with a later FLUSH event), not straight to memory.
+    pub fn is_buffered_store(&self) -> bool {
+        self.kind == EV_STORE && self.aux != 0
+    }
+}
+
 #[repr(C)]
 pub struct Shm {
     pub magic: u32,

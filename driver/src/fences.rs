@@ -19,10 +19,10 @@ use tsoify_pass::FencePoint;
 /// The points whose fence would forbid this execution's reorderings.
 pub fn candidates(events: &[Event], info: &ProgramInfo) -> BTreeSet<FencePoint> {
     let flushed = crate::robust::flush_times(events);
-    let effect = |x: usize| if events[x].kind == 2 && events[x].aux != 0 { flushed.get(&x).copied().unwrap_or(usize::MAX) } else { x };
+    let effect = |x: usize| if events[x].is_buffered_store() { flushed.get(&x).copied().unwrap_or(usize::MAX) } else { x };
     let mut out = BTreeSet::new();
     for (s, e) in events.iter().enumerate() {
-        if e.kind != 2 || e.aux == 0 {
+        if !e.is_buffered_store() {
             continue;
         }
         let done = effect(s);

@@ -309,7 +309,7 @@ pub fn reordering_text(r: &crate::robust::Reordering, events: &[Event], info: &P
         5 | 6 => format!("atomic update of {}", info.name_of(e.addr, e.size, e.loc)),
         _ => "next operation".to_string(),
     };
-    let verb = if a.kind == 2 && a.aux != 0 { "reached memory" } else { "ran" };
+    let verb = if a.is_buffered_store() { "reached memory" } else { "ran" };
     format!(
         "T{}'s {} ({}) was still in its store buffer when its {} ({}) {verb}: no SC execution has these reads (steps {} and {} below)",
         s.thread,

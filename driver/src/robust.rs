@@ -124,7 +124,7 @@ pub fn check(events: &[Event]) -> Option<Reordering> {
     let mut node_of: HashMap<usize, usize> = HashMap::new();
     for (i, e) in events.iter().enumerate() {
         let is_node = matches!(e.kind, 1 | 2 | 5 | 6 | 7 | 8 | 9 | 10 | 11 | 14 | 15 | 16 | 17 | 19);
-        if e.kind == 3 {
+        if e.kind == crate::channel::EV_FLUSH {
             // a flush: the store it writes reaches memory now
             let gone = pending.flushed(events, e);
             let Some(&s) = gone.last() else { continue };
@@ -210,8 +210,8 @@ pub fn check(events: &[Event]) -> Option<Reordering> {
     // its thread that took effect before the store reached memory
     let k = cycle.len();
     let flushed_at = flush_times(events);
-    let effect = |x: usize| if events[x].kind == 2 && events[x].aux != 0 { flushed_at.get(&x).copied().unwrap_or(usize::MAX) } else { x };
-    let buffered = |a: usize| events[a].kind == 2 && events[a].aux != 0;
+    let effect = |x: usize| if events[x].is_buffered_store() { flushed_at.get(&x).copied().unwrap_or(usize::MAX) } else { x };
+    let buffered = |a: usize| events[a].is_buffered_store();
     // the cycle's stretches of one thread's program order, as (first, last):
     // a stretch whose first store took effect after its last access is the
     // reordering (the nodes in between are just program order)

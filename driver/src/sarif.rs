@@ -184,7 +184,7 @@ fn result(ctx: &Context, f: &Finding, info: &ProgramInfo, base: &Path) -> Value 
     let (rule, text, at, related, shown): (&str, String, Option<u32>, Vec<(u32, String)>, Violation) = match f {
         Finding::Violation(v) => {
             let what = report::short_violation(v);
-            let at = [v.loc, v.events.iter().rev().find(|e| e.kind == 13).map_or(0, |e| e.loc)]
+            let at = [v.loc, v.events.iter().rev().find(|e| e.kind == crate::channel::EV_ERROR).map_or(0, |e| e.loc)]
                 .into_iter()
                 .find(|&l| info.loc(l).is_some());
             (rule_of(v.status), with_model(&what, ctx.model, ctx.bound), at, vec![], (*v).clone())

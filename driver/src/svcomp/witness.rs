@@ -91,7 +91,7 @@ pub fn target_location(v: &Violation, info: &ProgramInfo, input: &(String, &Path
     if !matches!(v.status, Status::ReachError | Status::Assert) {
         return Err(format!("a {} is not an unreach-call violation", v.status.violation_kind()));
     }
-    let event_loc = v.events.iter().rev().find(|e: &&Event| e.kind == 13).map(|e| e.loc);
+    let event_loc = v.events.iter().rev().find(|e: &&Event| e.kind == crate::channel::EV_ERROR).map(|e| e.loc);
     let id = if v.loc != 0 { v.loc } else { event_loc.unwrap_or(0) };
     location_of(id, info, input).map_err(|e| format!("the violation {e}"))
 }
