@@ -100,8 +100,12 @@ static int could_run(int t) {
 static void switch_to(int t) {
   int prev = rt_cur;
   if (t == prev) return;
+  /* the location of the call this thread is in: the others overwrite it
+   * while it waits, and its events after the wait name that call */
+  uint32_t loc = rt_cur_loc;
   rt_cur = t;
   swapcontext(&threads[prev].ctx, &threads[t].ctx);
+  rt_cur_loc = loc;
 }
 
 /* The scheduler proper. `self_ok` is 0 when the current thread has finished. */
