@@ -119,14 +119,15 @@ fn cpp_litmus_outcome_sets_are_exact() {
 }
 
 /// std::thread with arguments, std::ref, lambdas, a vector of threads
-/// (moves, new and delete), detach, yield and get_id; and std::atomic with
+/// (moves, new and delete), detach, yield and get_id; scoped_lock,
+/// shared_mutex, wait_until, sleep_until, try_lock; and std::atomic with
 /// every operation and memory order (exchange, compare_exchange strong and
 /// weak, fetch_*, 64-bit and pointer atomics, atomic_flag, fences of each
 /// order): safe and race-free everywhere. A lock taken with relaxed load and
 /// store instead of an exchange is not exclusive.
 #[test]
 fn threads_and_atomics_are_modelled() {
-    for name in ["threads.cpp", "atomics.cpp"] {
+    for name in ["threads.cpp", "atomics.cpp", "sync.cpp"] {
         let src = program(name);
         for model in ["sc", "tso", "pso"] {
             let (code, out, err) = run_verify(&["-q", "--model", model, "--races=violation", src.to_str().unwrap()]);
@@ -181,11 +182,13 @@ fn library_misuse_is_an_abort_with_the_reason() {
 #[test]
 fn exceptions_and_unmodelled_library_parts_are_refused() {
     let dir = tempfile::tempdir().unwrap();
+    let iostream = write_c(dir.path(), "io.cpp", "#include <iostream>\n#include <thread>\nint main() {\n  std::thread t([] {});\n  t.join();\n  std::cout << 1;\n}\n");
     let guard = write_c(dir.path(), "guard.cpp", "#include <thread>\nstruct S { S() {} int v = 1; };\nS &get() {\n  static S s;\n  return s;\n}\nint main() { std::thread t([] { get(); }); get(); t.join(); }\n");
     for (src, want) in [
         (program("throw.cpp"), "unsupported: C++ exception (`throw`) at throw.cpp:9: tsoify does not model exceptions"),
         (program("async.cpp"), "unsupported: std::async at async.cpp:8: the library code it runs calls"),
         (guard, "guard.cpp:4: the thread-safe initialisation of a function-local static is not modelled"),
+        (iostream, "the static initialisation at io.cpp: the library code it runs calls `std::ios_base::Init::Init`"),
     ] {
         let (code, out, err) = run_verify(&[src.to_str().unwrap()]);
         assert_eq!(code, 3, "{}: {out}{err}", src.display());

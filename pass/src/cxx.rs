@@ -143,7 +143,12 @@ pub fn user_call_site(inst: Value) -> Option<(String, String)> {
             let (file, line, _) = ir::debug_loc(user);
             if !file.is_empty() && !is_library_file(&file) {
                 let base = file.rsplit('/').next().unwrap_or(&file).to_string();
-                return Some((readable(&ir::name(f)), format!("{base}:{line}")));
+                let name = ir::name(f);
+                // a global's dynamic initialiser (clang's, no line of its own)
+                if name.starts_with("__cxx_global_var_init") || name.starts_with("_GLOBAL__sub_I") || line == 0 {
+                    return Some(("the static initialisation".to_string(), base));
+                }
+                return Some((readable(&name), format!("{base}:{line}")));
             }
             queue.push_back(ir::function_of(user));
         }
