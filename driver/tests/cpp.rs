@@ -54,6 +54,18 @@ fn dekker_cpp_is_safe_under_sc_and_violated_under_tso() {
 /// spurious wakeups and holds without them.
 #[test]
 fn producer_consumer_is_correct_and_its_broken_wait_fails() {
+    producer_consumer(&["source"]);
+}
+
+/// The same with optimal DPOR and the exhaustive search, which only an
+/// optimised verify runs in reasonable time (scripts/test runs it).
+#[test]
+#[ignore]
+fn producer_consumer_under_every_reduction() {
+    producer_consumer(&["source", "optimal", "none"]);
+}
+
+fn producer_consumer(pors: &[&str]) {
     let src = repo().join("examples/producer-consumer.cpp");
     let dir = tempfile::tempdir().unwrap();
     let prog = build(&src, dir.path());
@@ -63,7 +75,7 @@ fn producer_consumer_is_correct_and_its_broken_wait_fails() {
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
     let b = broken.to_str().unwrap();
     for model in ["sc", "tso", "pso"] {
-        for por in ["source", "optimal", "none"] {
+        for &por in pors {
             let (code, out, err) = run_verify(&["-q", "--model", model, "--por", por, "--races=violation", p]);
             assert_eq!((code, out.as_str()), (0, "SAFE\n"), "under {model}, --por {por}: {err}");
             if por == "none" {
@@ -222,4 +234,32 @@ fn cpp_file_kinds_build_and_exports_refuse_cpp_threads() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(3), "{err}");
     assert!(err.contains("not modelled in export mode") && err.contains("dekker.cpp:"), "{err}");
+}
+
+/// Static constructors (C++'s dynamic initialisation of globals, C's
+/// `__attribute__((constructor))`) run at the start of main in every
+/// execution, through the model: each execution sees them run once. (They
+/// ran natively before the runtime was set up: the C program below made
+/// verify die.)
+#[test]
+fn static_constructors_run_once_in_every_execution() {
+    let dir = tempfile::tempdir().unwrap();
+    let c = write_c(
+        dir.path(),
+        "ctor.c",
+        "#include <pthread.h>\n#include <assert.h>\nint runs, x, y;\n__attribute__((constructor)) static void init(void) { runs++; x = 1; }\nvoid *t(void *a) { y = x; return 0; }\nint main(void) {\n  pthread_t h;\n  pthread_create(&h, 0, t, 0);\n  x = 2;\n  pthread_join(h, 0);\n  assert(runs == 1 && (y == 1 || y == 2));\n  return 0;\n}\n",
+    );
+    let cpp = write_c(
+        dir.path(),
+        "ctor.cpp",
+        "#include <atomic>\n#include <cassert>\n#include <thread>\nint runs;\nstruct Counter { int v; Counter() : v(++runs) {} };\nCounter first, second;\nstd::atomic<int> seen{0};\nint main() {\n  std::thread t([] { seen.store(second.v, std::memory_order_relaxed); });\n  seen.store(7, std::memory_order_relaxed);\n  t.join();\n  int s = seen.load();\n  assert(runs == 2 && first.v == 1 && (s == 2 || s == 7));\n  return 0;\n}\n",
+    );
+    for src in [c, cpp] {
+        for model in ["sc", "tso", "pso"] {
+            let (code, out, err) = run_verify(&["--model", model, src.to_str().unwrap()]);
+            assert_eq!((code, first_line(&out, &err).as_str()), (0, "SAFE"), "{} under {model}: {out}{err}", src.display());
+            let executions: u64 = out.split("statistics: ").nth(1).and_then(|s| s.split(' ').next()).and_then(|n| n.parse().ok()).unwrap();
+            assert!(executions >= 2, "several executions, each with its own constructors: {out}");
+        }
+    }
 }

@@ -286,7 +286,7 @@ fn leads_to_refusal(m: LLVMModuleRef) -> HashSet<Value> {
     }
     while let Some(f) = queue.pop_front() {
         for (user, _) in ir::users(f) {
-            if LLVMIsAInstructionSafe(user) && ir::called_function(user) == Some(f) {
+            if is_instruction(user) && ir::called_function(user) == Some(f) {
                 let caller = ir::function_of(user);
                 if bad.insert(caller) {
                     queue.push_back(caller);
@@ -297,7 +297,6 @@ fn leads_to_refusal(m: LLVMModuleRef) -> HashSet<Value> {
     bad
 }
 
-#[allow(non_snake_case)]
-fn LLVMIsAInstructionSafe(v: Value) -> bool {
+fn is_instruction(v: Value) -> bool {
     unsafe { !LLVMIsAInstruction(v).is_null() }
 }
