@@ -102,6 +102,17 @@ pub struct Comparison {
     pub rows: Vec<Row>,
     /// constructs the build allowed with --allow-unsupported
     pub warnings: Vec<String>,
+    /// the violation of the first configuration (in table order) that found
+    /// one, for `--html` to draw
+    pub counterexample: Option<Counterexample>,
+}
+
+/// A configuration's violation.
+#[derive(Clone, Debug)]
+pub struct Counterexample {
+    pub model: u32,
+    pub bound: Option<u32>,
+    pub violation: explore::Violation,
 }
 
 /// Run `program` once per configuration (see [`configurations`]).
@@ -117,6 +128,7 @@ pub fn run(program: &Path, args: &[String], info: &Path, models: &[u32], bounds:
         b
     });
     let mut rows = vec![];
+    let mut counterexample = None;
     for &(model, bound) in &configs {
         let por = settings.por;
         let cfg = Config {
@@ -145,6 +157,9 @@ pub fn run(program: &Path, args: &[String], info: &Path, models: &[u32], bounds:
             }
         })
         .with_context(|| name.clone())?;
+        if counterexample.is_none() {
+            counterexample = x.violation.clone().map(|violation| Counterexample { model, bound, violation });
+        }
         rows.push(Row {
             model,
             bound,
@@ -161,7 +176,7 @@ pub fn run(program: &Path, args: &[String], info: &Path, models: &[u32], bounds:
     if let Some(b) = bar {
         b.finish_and_clear();
     }
-    Ok(Comparison { rows, warnings: vec![] })
+    Ok(Comparison { rows, warnings: vec![], counterexample })
 }
 
 fn config_name(model: u32, bound: Option<u32>) -> String {
@@ -575,6 +590,7 @@ mod tests {
                 row(2, Some(1), "UNKNOWN"),
             ],
             warnings: vec![],
+            counterexample: None,
         };
         assert_eq!(c.smallest_violating(0), Smallest::None);
         assert_eq!(c.smallest_violating(1), Smallest::At { bound: Some(3), unknown_below: vec![2] });

@@ -31,9 +31,12 @@
 //! depend on what its first ones read (an assume that failed in one order
 //! passes in another and then writes), so for source DPOR a race whose
 //! reversal starts with a block is covered by a sleeping block of that
-//! thread only when it is the same block (see `sleeps_differently`). Wakeup sequences
-//! and their weak initials assume steps with fixed footprints, so optimal
-//! DPOR gives way to source DPOR for programs with blocks (explore.rs).
+//! thread only when it is the same block (see `sleeps_differently`). For
+//! optimal DPOR, a block whose read a race reverses is an open step at the
+//! end of its wakeup sequence (what it does then is unknown), and where a
+//! block runs after the race, only a step of the sequence itself counts as
+//! a weak initial (an independent one run first could change what that
+//! block does).
 //! A program's own block also touches one block object at its ends, which
 //! orders it against every other block; the runtime steps of an export
 //! are blocks that instead declare what they touch (TOUCH events, see
@@ -181,6 +184,47 @@ impl Node {
             return self.wut.first().map(|w| self.option_of(w.step.proc).unwrap_or(u32::MAX));
         }
         self.backtrack.iter().copied().find(free)
+    }
+
+    /// Optimal DPOR: drop the wakeup branches at the front that cannot or
+    /// need not start here (returns how many were dropped).
+    ///
+    /// A branch whose first process cannot run here reverses a race whose
+    /// later step was enabled only by the earlier one: a thread parked on
+    /// an await (it reads the value the earlier step wrote) or one waiting
+    /// for room its buffer did not have. Run first here, it would find the
+    /// same state that keeps it from running, so the reversal is no
+    /// execution at all (an await loop's extra turn reading the old value
+    /// changes nothing). The branches inserted below it may not contain its
+    /// process at all (they went there because its step was independent of
+    /// them), so they move up to its place rather than go with it.
+    ///
+    /// A branch moved up that way may start with a process that already ran
+    /// first here (or runs first in the execution just over) or sleeps here: everything that starts with that process
+    /// is explored (or covered) already, so that branch goes with its
+    /// subtree.
+    pub fn drop_disabled_branches(&mut self) -> usize {
+        let mut dropped = 0;
+        while let Some(first) = self.wut.first() {
+            let proc = first.step.proc;
+            let option = self.option_of(proc);
+            let disabled = option.is_none();
+            // (the process chosen here last time is not among `explored`
+            // yet: `done` has it)
+            let covered = option.is_some_and(|o| self.done.contains(&o)) || self.asleep(proc);
+            if !disabled && !covered {
+                break;
+            }
+            if debug_por() {
+                eprintln!("wakeup branch of {proc} dropped at event {}: {} (options {:?})", self.event, if disabled { "not enabled" } else { "explored or asleep" }, self.options);
+            }
+            let gone = self.wut.remove(0);
+            if disabled {
+                self.wut.splice(0..0, gone.children);
+            }
+            dropped += 1;
+        }
+        dropped
     }
 
     /// Source DPOR: make sure one of `initials` is explored here; when none
@@ -645,28 +689,36 @@ impl<'a> Execution<'a> {
     /// Steps after `sj` that need not follow it (no event happens after
     /// one of its events), in execution order, up to `limit` (exclusive).
     /// A step inside an atomic block counts with the rest of its block: a
-    /// block whose later part must follow sj cannot begin before it either.
+    /// block whose later part must follow sj cannot begin before it either,
+    /// and so whatever follows any part of such a block follows sj too (a
+    /// flush after the block's first read, when its last write follows sj:
+    /// run before the block, it would change what the block reads).
     fn not_after(&self, sj: usize, limit: usize) -> Vec<usize> {
-        let first = self.steps.events(sj);
-        let after = |m: usize| first.clone().any(|x| self.hb(x, m));
-        (sj + 1..limit)
-            .filter(|&s| {
-                // the step that ended the execution waits for every other
-                // thread (main's return, exit: threads.c rt_end_point), so
-                // it never goes before anything
-                if s + 1 == self.steps.node.len() {
-                    return false;
-                }
-                let span = self.steps.span(s);
-                if !span.is_empty() {
-                    return !span.into_iter().any(after);
-                }
+        // events whatever happens after must follow sj: sj's own, and all
+        // of every block that must follow it
+        let mut roots: Vec<usize> = self.steps.events(sj).collect();
+        let mut free = vec![];
+        for s in sj + 1..limit {
+            let after = |roots: &[usize], m: usize| roots.iter().any(|&x| self.hb(x, m));
+            let span = self.steps.span(s);
+            let follows = if span.is_empty() {
                 // A step without events (a wait that passed, main's end)
                 // still follows its own process's earlier steps.
-                let p = self.steps.proc[s];
-                p != self.steps.proc[sj] && !self.anchor(s).is_some_and(after)
-            })
-            .collect()
+                self.steps.proc[s] == self.steps.proc[sj] || self.anchor(s).is_some_and(|m| after(&roots, m))
+            } else {
+                span.clone().any(|m| after(&roots, m))
+            };
+            if follows && self.steps.in_block(s) {
+                roots.extend(span);
+            }
+            // the step that ended the execution waits for every other
+            // thread (main's return, exit: threads.c rt_end_point), so it
+            // never goes before anything
+            if !follows && s + 1 != self.steps.node.len() {
+                free.push(s);
+            }
+        }
+        free
     }
 
     /// The event a step without events is ordered after: the last earlier
@@ -807,8 +859,19 @@ pub fn insert_wakeups(path: &mut [Node], events: &[Event]) -> Insertions {
             continue;
         }
         v.push(si);
-        let seq = Seq { x: &x, steps: v };
-        let descs: HashMap<usize, Rc<Step>> = seq.steps.iter().map(|&s| (s, describe(s, path))).collect();
+        // an atomic block whose read is reversed may do something else
+        // then (an assume that failed passes and the block writes): its
+        // footprint in the reversal is unknown
+        let last_open = x.steps.in_block(si);
+        // an atomic block that runs from sj on may do something else when
+        // a step it depends on runs first (see `Seq::weak_initial`)
+        let blocks_follow = (sj..x.steps.node.len()).any(|s| x.steps.in_block(s));
+        let seq = Seq { x: &x, steps: v, last_open, blocks_follow };
+        let mut descs: HashMap<usize, Rc<Step>> = seq.steps.iter().map(|&s| (s, describe(s, path))).collect();
+        if last_open {
+            let step = Step { open: true, ..(*descs[&si]).clone() };
+            descs.insert(si, Rc::new(step));
+        }
         let node = &path[k];
         if node.sleep.iter().chain(&node.explored).any(|z| seq.weak_initial(z)) {
             if debug_por() {
@@ -837,6 +900,12 @@ pub fn insert_wakeups(path: &mut [Node], events: &[Event]) -> Insertions {
 struct Seq<'a> {
     x: &'a Execution<'a>,
     steps: Vec<usize>,
+    /// the last step is an atomic block whose reversed read may change
+    /// what it does: it may depend on every step before it
+    last_open: bool,
+    /// an atomic block runs from the race's first step on: what it does
+    /// depends on what ran before it
+    blocks_follow: bool,
 }
 
 impl Seq<'_> {
@@ -846,10 +915,21 @@ impl Seq<'_> {
 
     /// Can `z` go first: it is the first step of its process in the
     /// sequence and nothing before it there happens before it, or its
-    /// process is not in the sequence and its step is independent of all of it.
+    /// process is not in the sequence and its step is independent of all of
+    /// it. With an open last step (a block whose read the race reverses),
+    /// nothing is known to go before it. Independence is not enough when an
+    /// atomic block runs after the race's first step: the reversal is
+    /// meant to go on to executions in which that block reads what it read
+    /// here, and with `z` first it may read `z`'s write and do something
+    /// else (fail its assume, not write), so `z`'s subtree need not hold
+    /// them (found by fuzz.py seed 41: `x=1; y=2 | y=1;
+    /// atomic(x==0 ? y=3)` under PSO lost y=2 at the end).
     fn weak_initial(&self, z: &Step) -> bool {
+        let last = self.steps.len().wrapping_sub(1);
         match self.steps.iter().position(|&s| self.proc_of(s) == z.proc) {
+            Some(n) if self.last_open && n == last => n == 0,
             Some(n) => !self.steps[..n].iter().any(|&l| self.x.step_hb(l, self.steps[n])),
+            None if self.last_open || self.blocks_follow => false,
             None => !self.steps.iter().any(|&s| self.x.steps.events(s).any(|m| z.conflicts(&self.x.events[m].fp))),
         }
     }
@@ -857,10 +937,12 @@ impl Seq<'_> {
     /// The sequence after `z` has gone first.
     fn without(&self, z: &Step) -> Seq<'_> {
         let mut steps = self.steps.clone();
+        let mut last_open = self.last_open;
         if let Some(n) = steps.iter().position(|&s| self.proc_of(s) == z.proc) {
+            last_open &= n + 1 < steps.len();
             steps.remove(n);
         }
-        Seq { x: self.x, steps }
+        Seq { x: self.x, steps, last_open, blocks_follow: self.blocks_follow }
     }
 }
 
@@ -907,8 +989,10 @@ pub fn guide_for(branch: &WNode) -> Vec<u32> {
 
 /// After an execution that followed `branch` from scheduling node `k`: give
 /// the new scheduling nodes below it their wakeup subtrees (the siblings of
-/// the branch taken there). A node where the execution left the branch
-/// (the runtime could not follow the guide) explores every option.
+/// the branch taken there). Where the execution left the branch because
+/// the branch's next process could not run, that node keeps the whole
+/// rest of the branch as its wakeup subtrees; where it left it for any
+/// other reason, that node explores every option.
 pub fn hand_down(path: &mut [Node], k: usize, branch: &WNode) {
     let mut cur = branch;
     for node in path[k + 1..].iter_mut().filter(|n| n.schedule) {
@@ -917,7 +1001,14 @@ pub fn hand_down(path: &mut [Node], k: usize, branch: &WNode) {
             if debug_por() {
                 eprintln!("guide left at event {}: wanted {} among {:?}", node.event, first.step.proc, node.options);
             }
-            node.explore_all = true;
+            if node.option_of(first.step.proc).is_none() {
+                // the branch's next process cannot run here: the whole
+                // subtree stays to explore, and `drop_disabled_branches`
+                // removes the branches that start with it
+                node.wut = cur.children.clone();
+            } else {
+                node.explore_all = true;
+            }
             return;
         }
         node.wut = cur.children[1..].to_vec();

@@ -149,6 +149,9 @@ pub struct Stats {
     pub por_fallbacks: u64,
     /// executions where the runtime could not follow the explorer's guide
     pub guide_broken: u64,
+    /// optimal DPOR: wakeup branches dropped because their first process
+    /// could not run where they start
+    pub wakeups_disabled: u64,
     /// executions ended by abort() or a deadlock that the property does not count
     pub quiet_ends: u64,
     /// executions that crashed when the property does not count a crash as a violation
@@ -170,7 +173,7 @@ pub struct Exploration {
     pub violation: Option<Violation>,
     /// outcome text -> (executions, of which violating)
     pub outcomes: BTreeMap<String, (u64, u64)>,
-    /// the reduction that explored (optimal gives way to source, see `explore`)
+    /// the reduction that explored
     pub por: Por,
     /// what a user should know about how the search went
     pub notes: Vec<String>,
@@ -178,7 +181,6 @@ pub struct Exploration {
     pub races: Vec<FoundRace>,
     /// a data race is a violation (`RaceCheck::Property`)
     pub races_violate: bool,
-    optimal_gave_way: bool,
 }
 
 /// A data race and the execution that showed it first.
@@ -192,21 +194,9 @@ pub struct FoundRace {
     pub execution: u64,
 }
 
-/// Explore the program. Optimal DPOR gives way to source DPOR when the
-/// program runs an atomic block: a block's later accesses depend on what
-/// its first ones read, which wakeup sequences cannot express (source DPOR
-/// handles blocks, see dpor.rs); the search then starts over, and
-/// `Exploration::por` says which reduction answered.
+/// Explore the program under the configuration's model and reduction.
 pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut progress: impl FnMut(&Stats)) -> Result<Exploration> {
-    let x = explore_with(program, args, info, cfg, &mut progress)?;
-    if !x.optimal_gave_way {
-        return Ok(x);
-    }
-    let source = Config { por: Por::Source, ..cfg.clone() };
-    let mut y = explore_with(program, args, info, &source, &mut progress)?;
-    y.stats.seconds += x.stats.seconds;
-    y.notes.push("--por optimal: the program has atomic blocks (__VERIFIER_atomic_*), which optimal DPOR does not handle; explored with --por source".into());
-    Ok(y)
+    explore_with(program, args, info, cfg, &mut progress)
 }
 
 fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, progress: &mut dyn FnMut(&Stats)) -> Result<Exploration> {
@@ -220,10 +210,6 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
         search.stats.executions += 1;
         let s = server.shm();
         let (status, witness) = settle_status(s, status);
-        if search.optimal && ran_an_atomic_block(s) {
-            search.stats.seconds = start.elapsed().as_secs_f64();
-            return Ok(Exploration { stats: search.stats, violation: None, not_robust: None, outcomes: BTreeMap::new(), por: cfg.por, notes: vec![], races: vec![], races_violate: false, optimal_gave_way: true });
-        }
         search.count(s, status);
         search.record_outcome(s, status);
         // each check says whether the search stops here
@@ -258,7 +244,7 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
     }
     search.stats.seconds = start.elapsed().as_secs_f64();
     let Search { stats, violation, not_robust, outcomes, races, .. } = search;
-    Ok(Exploration { stats, violation, not_robust, outcomes, por: cfg.por, notes: vec![], races, races_violate: cfg.races == RaceCheck::Property, optimal_gave_way: false })
+    Ok(Exploration { stats, violation, not_robust, outcomes, por: cfg.por, notes: vec![], races, races_violate: cfg.races == RaceCheck::Property })
 }
 
 /// Hand the configuration to the runtime, before the first execution.
@@ -297,11 +283,6 @@ fn settle_status(s: &channel::Shm, status: Status) -> (Status, Option<Vec<Event>
         }
         _ => (status, None),
     }
-}
-
-/// Optimal DPOR gives way when the program runs an atomic block (see `explore`).
-fn ran_an_atomic_block(s: &channel::Shm) -> bool {
-    s.events[..(s.n_events as usize).min(s.events.len())].iter().any(|e| e.kind == channel::EV_ATOMIC_BEGIN)
 }
 
 /// One search: the choice tree explored so far (the path to the current
@@ -555,7 +536,13 @@ impl<'c> Search<'c> {
     /// has an alternative left.
     fn next_prefix(&mut self, events: &[Event]) -> Option<Vec<u32>> {
         let optimal = self.optimal;
-        let k = (0..self.path.len()).rev().find(|&k| self.path[k].next(optimal).is_some())?;
+        let k = (0..self.path.len()).rev().find(|&k| {
+            let node = &mut self.path[k];
+            if optimal && node.schedule && !node.explore_all {
+                self.stats.wakeups_disabled += node.drop_disabled_branches() as u64;
+            }
+            node.next(optimal).is_some()
+        })?;
         let alt = self.path[k].next(optimal).unwrap();
         if self.path[k].schedule && self.reduce {
             // what ran here so far sleeps through the siblings (a step

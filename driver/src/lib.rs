@@ -8,6 +8,7 @@ pub mod dpor;
 pub mod channel;
 pub mod explore;
 pub mod fences;
+pub mod html;
 pub mod info;
 pub mod races;
 pub mod report;

@@ -120,7 +120,7 @@ pub fn trace_steps(v: &Violation, info: &ProgramInfo) -> Vec<TraceStep> {
 /// Events that are there for the reduction, not for the reader: the
 /// brackets and footprints of an export runtime's steps (the program's own
 /// operations inside them are shown).
-fn bookkeeping(e: &Event) -> bool {
+pub fn bookkeeping(e: &Event) -> bool {
     use crate::channel::{EV_ATOMIC_BEGIN, EV_ATOMIC_END, EV_TOUCH};
     e.kind == EV_TOUCH || ((e.kind == EV_ATOMIC_BEGIN || e.kind == EV_ATOMIC_END) && e.aux == 1)
 }
@@ -265,7 +265,7 @@ pub fn stats_text(s: &crate::explore::Stats, por: crate::explore::Por, none: Opt
     let _ = writeln!(t, "  executions         {} ({} complete, {} sleep-blocked, {} discarded by assume)", s.executions, s.complete(), s.sleep_blocked, s.assume_blocked);
     let _ = writeln!(t, "  time               {:.3} s, {:.1} us/execution", s.seconds, s.seconds * 1e6 / s.executions.max(1) as f64);
     if por == crate::explore::Por::Optimal {
-        let _ = writeln!(t, "  wakeup sequences   {} inserted, {} already covered", s.wakeups_inserted, s.wakeups_redundant);
+        let _ = writeln!(t, "  wakeup sequences   {} inserted, {} already covered, {} not enabled where they start", s.wakeups_inserted, s.wakeups_redundant, s.wakeups_disabled);
     }
     if s.por_fallbacks + s.guide_broken + s.events_truncated > 0 {
         let _ = writeln!(t, "  fallbacks          {} races explored in full, {} guides not followed, {} event logs overflowed", s.por_fallbacks, s.guide_broken, s.events_truncated);

@@ -318,7 +318,7 @@ fn artifact(file: &str, base: &Path) -> Value {
 /// mostly runs where tsoify ran (always when it builds the program itself),
 /// so the first of its directory and their ancestors that holds the file
 /// is it; if none does, the name is taken relative to the working directory.
-fn resolve(file: &str, base: &Path) -> PathBuf {
+pub(crate) fn resolve(file: &str, base: &Path) -> PathBuf {
     let f = Path::new(file);
     if f.is_absolute() {
         return normalise(f);

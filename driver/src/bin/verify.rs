@@ -25,7 +25,7 @@ from a snapshot between runs, so a crash or hang of the program cannot harm the 
 Memory models: sc - every store visible at once; tso - x86: a FIFO store buffer per thread, loads see \
 their own buffered stores first, mfence and locked instructions (atomic RMW, cmpxchg, seq_cst store) \
 drain it; pso - one FIFO per thread and address, so stores to different addresses may reorder.",
-    after_help = "EXAMPLES:\n  verify dekker.c                       # build and check under x86-TSO\n  verify --model sc dekker.c            # the same under sequential consistency\n  verify --buffer-size 2 prog.tso       # at most 2 buffered stores per thread\n  verify --outcomes litmus/SB.c         # list every reachable outcome (tsoify_outcome)\n  verify --trace-json t.json prog.tso   # the counterexample, machine-readable\n  verify --sarif out.sarif prog.c       # SARIF 2.1.0 for CI code scanning (GitHub) and editors\n  verify --compare dekker.c             # sc, tso and pso at bounds 1,2,4,8,32,unbounded: one table\n  verify --compare --models tso --bounds 1,2,3,unbounded --csv t.csv --plot t.svg prog.c\n  verify --svcomp task.yml              # SV-COMP: unreach-call, last line `Result: ...`, witness.yml on FALSE\n\nEXIT CODES: 0 SAFE, 1 VIOLATION found, 2 UNKNOWN (a limit was hit), 3 usage or input error.\nWith --compare: 1 if any configuration found a violation, else 2 if any was UNKNOWN, else 0 (3 as above).\n\
+    after_help = "EXAMPLES:\n  verify dekker.c                       # build and check under x86-TSO\n  verify --model sc dekker.c            # the same under sequential consistency\n  verify --buffer-size 2 prog.tso       # at most 2 buffered stores per thread\n  verify --outcomes litmus/SB.c         # list every reachable outcome (tsoify_outcome)\n  verify --trace-json t.json prog.tso   # the counterexample, machine-readable\n  verify --sarif out.sarif prog.c       # SARIF 2.1.0 for CI code scanning (GitHub) and editors\n  verify --html dekker.html dekker.c    # the counterexample as a timeline page for a browser\n  verify --compare dekker.c             # sc, tso and pso at bounds 1,2,4,8,32,unbounded: one table\n  verify --compare --models tso --bounds 1,2,3,unbounded --csv t.csv --plot t.svg prog.c\n  verify --svcomp task.yml              # SV-COMP: unreach-call, last line `Result: ...`, witness.yml on FALSE\n\nEXIT CODES: 0 SAFE, 1 VIOLATION found, 2 UNKNOWN (a limit was hit), 3 usage or input error.\nWith --compare: 1 if any configuration found a violation, else 2 if any was UNKNOWN, else 0 (3 as above).\n\
 With --svcomp: 0 TRUE, 1 FALSE, 2 UNKNOWN, 3 usage or input error."
 )]
 struct Cli {
@@ -131,6 +131,16 @@ struct Cli {
     /// Written with --quiet too.
     #[arg(long, value_name = "FILE", conflicts_with_all = ["compare", "infer_fences"])]
     sarif: Option<PathBuf>,
+    /// Write the answer as one self-contained HTML page to FILE (inline
+    /// style and script; no network, nothing else to copy): the verdict, the
+    /// counterexample as a timeline with a column per thread and per store
+    /// buffer (a store is drawn in its buffer from the step it was buffered
+    /// to its flush; stale reads and the reordered pair are highlighted;
+    /// click a step for its source), and the statistics. With --compare:
+    /// the table, the plot and the counterexample of the first failing
+    /// configuration. Written with --quiet too.
+    #[arg(long, value_name = "FILE", conflicts_with = "infer_fences")]
+    html: Option<PathBuf>,
     /// Run the program under several memory models and store-buffer bounds
     /// (--models, --bounds) and print one table: model, bound, verdict,
     /// executions, seconds, and per model the smallest bound at which a
@@ -458,6 +468,15 @@ fn compare(cli: &Cli, program: &Path, info_path: &Path, warnings: Vec<String>) -
     if let Some(path) = &cli.plot {
         c.plot(path).unwrap_or_else(|e| fail(format!("{e:#}")));
     }
+    if let Some(path) = &cli.html {
+        // the plot goes into the page: drawn to a scratch file, read back
+        let svg = info_path.with_file_name("compare-plot.svg");
+        c.plot(&svg).unwrap_or_else(|e| fail(format!("{e:#}")));
+        let svg = std::fs::read_to_string(&svg).unwrap_or_else(|e| fail(format!("{}: {e}", svg.display())));
+        let base = std::env::current_dir().unwrap_or_else(|e| fail(format!("the current directory: {e}")));
+        let page = tsoify::html::compare_page(&cli.program, &c, Some(&svg), &ProgramInfo::read(info_path), &base);
+        write(path, page);
+    }
     c.exit_code()
 }
 
@@ -477,6 +496,7 @@ fn main() {
             println!("{}", svcomp::Answer::Unknown.line());
             let verdict = report::Verdict { verdict: "UNKNOWN", reason };
             write_sarif(&cli, &verdict, None, &ProgramInfo::default(), 0, &[], exit::UNKNOWN);
+            write_html(&cli, &verdict, None, &ProgramInfo::default(), &[]);
             finish(exit::UNKNOWN);
         }
         for note in setup.notes() {
@@ -628,6 +648,7 @@ fn main() {
         let races_seen = if x.races_violate { 0 } else { x.races.len() };
         write_sarif(&cli, &verdict, tsoify::sarif::finding(&x, cli.robustness), &info, races_seen, &warnings, code);
     }
+    write_html(&cli, &verdict, Some(&x), &info, &warnings);
     drop(keep);
     finish(code);
 }
@@ -647,6 +668,21 @@ fn write_sarif(cli: &Cli, verdict: &report::Verdict, found: Option<tsoify::sarif
     };
     let log = sarif::log(&ctx, verdict, found, info, races_seen);
     std::fs::write(path, serde_json::to_string_pretty(&log).expect("SARIF serialises")).unwrap_or_else(|e| fail(format!("{}: {e}", path.display())));
+}
+
+/// `--html FILE`: the answer as a page (driver/src/html.rs).
+fn write_html(cli: &Cli, verdict: &report::Verdict, x: Option<&explore::Exploration>, info: &ProgramInfo, warnings: &[String]) {
+    use tsoify::html;
+    let Some(path) = &cli.html else { return };
+    let ctx = html::Context {
+        program: &cli.program,
+        model: cli.model.unwrap_or(1),
+        bound: cli.buffer_size,
+        working_directory: std::env::current_dir().unwrap_or_else(|e| fail(format!("the current directory: {e}"))),
+        warnings,
+    };
+    let page = html::verdict_page(&ctx, verdict, x, cli.robustness, info);
+    std::fs::write(path, page).unwrap_or_else(|e| fail(format!("{}: {e}", path.display())));
 }
 
 /// The races a report shows: with --races (or when a race is the
