@@ -118,17 +118,96 @@ fn compile_c(wd: &Workdir, input: &Path, opts: &BuildOptions) -> Result<PathBuf>
     Ok(promoted)
 }
 
-/// Instrument `input` (.c, .i, .ll, .bc) and return the instrumented module.
-pub fn instrument(wd: &Workdir, input: &Path, opts: &BuildOptions) -> Result<tsoify_pass::Instrumented> {
+/// C++ the same way, with clang++-19 and libstdc++. Built without
+/// exceptions: tsoify does not model them, so a `throw` or `try` is refused
+/// here, at its line (the pass also refuses `__cxa_throw` in IR given as
+/// .ll/.bc). The library's threads, mutexes and condition variables reach
+/// the runtime through the pass (pass/src/redirect.rs, runtime/src/cxx.c).
+fn compile_cxx(wd: &Workdir, input: &Path, opts: &BuildOptions) -> Result<PathBuf> {
+    let raw = wd.path("prog.bc");
+    let mut cmd = Command::new(llvm_tool("clang++")?);
+    cmd.args(["-O0", "-Xclang", "-disable-O0-optnone", "-g", "-fno-discard-value-names", "-emit-llvm", "-c"])
+        // C++20 (std::jthread, std::latch, atomic waits), unless the flags say otherwise
+        .args(["-std=gnu++20", "-w", "-fno-builtin", "-fno-exceptions"])
+        .arg("-I")
+        .arg(wd.path("include"))
+        .args(&opts.clang_flags);
+    if input.extension().is_some_and(|e| e == "ii") {
+        cmd.args(["-x", "c++-cpp-output"]);
+    }
+    cmd.arg(input).arg("-o").arg(&raw);
+    let out = cmd.output().with_context(|| format!("cannot run {:?}", cmd.get_program()))?;
+    if !out.status.success() {
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        if let Some(msg) = exceptions_refused(&stderr) {
+            bail!(InputError(msg));
+        }
+        run_tool(&mut cmd, "compiling", input)?;
+    }
+    // the library's header code folded into the user's functions
+    // (pass/src/cxx.rs, mark_library_inline)
+    let marked = wd.path("prog.inline.bc");
+    tsoify_pass::mark_library_inline_file(&raw, &marked).map_err(|e| input_error(format!("{}: {e}", input.display())))?;
+    let promoted = wd.path("prog.sroa.bc");
+    run_tool(Command::new(llvm_tool("opt")?).args(["-passes=always-inline,sroa"]).arg(&marked).arg("-o").arg(&promoted), "optimising", input)?;
+    Ok(promoted)
+}
+
+/// clang's "cannot use 'throw' with exceptions disabled" as our refusal:
+/// the construct and its line.
+fn exceptions_refused(clang_stderr: &str) -> Option<String> {
+    for line in clang_stderr.lines() {
+        let Some((place, rest)) = line.split_once(": error: cannot use '") else { continue };
+        let Some((what, _)) = rest.split_once("' with exceptions disabled") else { continue };
+        // "dir/prog.cpp:12:5"
+        let mut parts = place.rsplitn(3, ':');
+        let (_col, line_no, file) = (parts.next(), parts.next().unwrap_or("?"), parts.next().unwrap_or(place));
+        let file = Path::new(file).file_name().map(|f| f.to_string_lossy().into_owned()).unwrap_or_default();
+        return Some(format!(
+            "unsupported: C++ exception (`{what}`) at {file}:{line_no}: tsoify does not model exceptions; hint: report the failure another way (assert, a return value)"
+        ));
+    }
+    None
+}
+
+/// What a file holds, by its extension.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub enum SourceKind {
+    /// .c, .i
+    C,
+    /// .cpp, .cc, .cxx, .C, .ii
+    Cxx,
+    /// .ll, .bc
+    Ir,
+}
+
+/// The kind of `path` if tsoify builds it, `None` for anything else (an
+/// already built program).
+pub fn source_kind(path: &Path) -> Option<SourceKind> {
+    match path.extension().and_then(|e| e.to_str()).unwrap_or("") {
+        "c" | "i" => Some(SourceKind::C),
+        "cpp" | "cc" | "cxx" | "C" | "ii" => Some(SourceKind::Cxx),
+        "ll" | "bc" => Some(SourceKind::Ir),
+        _ => None,
+    }
+}
+
+/// The IR to instrument for `input`: compiled, or `input` itself.
+fn source_ir(wd: &Workdir, input: &Path, opts: &BuildOptions) -> Result<PathBuf> {
     if !input.exists() {
         bail!(InputError(format!("{}: no such file", input.display())));
     }
-    let ext = input.extension().and_then(|e| e.to_str()).unwrap_or("");
-    let ir = match ext {
-        "c" | "i" => compile_c(wd, input, opts)?,
-        "ll" | "bc" => input.to_path_buf(),
-        _ => bail!(InputError(format!("{}: expected a .c, .i, .ll or .bc file", input.display()))),
-    };
+    match source_kind(input) {
+        Some(SourceKind::C) => compile_c(wd, input, opts),
+        Some(SourceKind::Cxx) => compile_cxx(wd, input, opts),
+        Some(SourceKind::Ir) => Ok(input.to_path_buf()),
+        None => bail!(InputError(format!("{}: expected a .c, .i, .cpp (.cc, .cxx, .C, .ii), .ll or .bc file", input.display()))),
+    }
+}
+
+/// Instrument `input` (C, C++ or LLVM IR, see `source_kind`) and return the instrumented module.
+pub fn instrument(wd: &Workdir, input: &Path, opts: &BuildOptions) -> Result<tsoify_pass::Instrumented> {
+    let ir = source_ir(wd, input, opts)?;
     let popts = pass_options(opts);
     let m = tsoify_pass::instrument_file(&ir, &popts).map_err(|e| input_error(format!("{}: {e}", input.display())))?;
     if let Some(f) = m.unplaced_fences.first() {
@@ -230,15 +309,7 @@ pub fn export(wd: &Workdir, input: &Path, opts: &BuildOptions, how: ExportOption
             opts.bound
         )));
     }
-    if !input.exists() {
-        bail!(InputError(format!("{}: no such file", input.display())));
-    }
-    let ext = input.extension().and_then(|e| e.to_str()).unwrap_or("");
-    let ir = match ext {
-        "c" | "i" => compile_c(wd, input, opts)?,
-        "ll" | "bc" => input.to_path_buf(),
-        _ => bail!(InputError(format!("{}: expected a .c, .i, .ll or .bc file", input.display()))),
-    };
+    let ir = source_ir(wd, input, opts)?;
     let runtime = match (how.atomic, how.flush) {
         _ if how.checker == Some(ExportFor::Genmc) => tsoify_runtime::EXPORT_GENMC_BC,
         (ExportAtomic::Atomic, ExportFlush::Choice) => tsoify_runtime::EXPORT_ATOMIC_BC,
@@ -256,6 +327,10 @@ pub fn link(wd: &Workdir, module: &tsoify_pass::Instrumented, output: &Path) -> 
     module.write_bc(&bc)?;
     let mut cmd = Command::new(llvm_tool("clang")?);
     cmd.args(["-O2", "-w"]).arg(&bc).arg(wd.path("libtsoify_rt.a")).arg("-o").arg(output).arg("-lpthread");
+    // C++ programs need libstdc++ (its vtables and type info, the parts of
+    // the library the runtime does not stand in for); C programs do not
+    // get a dependency on it
+    cmd.args(["-Wl,--as-needed", "-lstdc++", "-Wl,--no-as-needed"]);
     let out = cmd.output().with_context(|| format!("cannot run {:?}", cmd.get_program()))?;
     if out.status.success() {
         return Ok(());

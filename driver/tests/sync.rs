@@ -71,3 +71,33 @@ fn a_recursive_mutex_is_unknown_with_the_reason() {
     assert_eq!(code, 2, "{out}{err}");
     assert!(out.starts_with("UNKNOWN runtime: recursive mutexes are not modelled"), "{out}");
 }
+
+/// A sync call's trace step names its own line, also when other threads ran
+/// (and made calls of their own) while it waited at its scheduling point.
+#[test]
+fn a_sync_call_keeps_its_location_across_a_thread_switch() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = repo().join("tests/programs/sync/call-locations.c");
+    let trace = dir.path().join("trace.json");
+    for model in ["sc", "tso"] {
+        let (code, out, err) = run_verify(&["--model", model, "--trace-json", trace.to_str().unwrap(), src.to_str().unwrap()]);
+        assert_eq!(code, 1, "{out}{err}");
+        let steps: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&trace).unwrap()).unwrap();
+        let mut seen = 0;
+        for s in steps.as_array().unwrap() {
+            let (op, at) = (s["operation"].as_str().unwrap(), s["location"].as_str().unwrap());
+            let want = match op {
+                "mutex lock m" => "call-locations.c:12",
+                "mutex unlock m" => "call-locations.c:14",
+                "pthread_create -> T1" => "call-locations.c:19",
+                "pthread_create -> T2" => "call-locations.c:20",
+                "pthread_join T1" => "call-locations.c:21",
+                "pthread_join T2" => "call-locations.c:22",
+                _ => continue,
+            };
+            assert_eq!(at, want, "{op} under {model}: {out}");
+            seen += 1;
+        }
+        assert!(seen >= 6, "under {model}: {out}");
+    }
+}

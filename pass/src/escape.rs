@@ -29,6 +29,9 @@ impl Escapes {
             if !LLVMIsAGlobalVariable(base).is_null() {
                 return LLVMIsGlobalConstant(base) != 0;
             }
+            if crate::cxx::is_thread_state(base) {
+                return true;
+            }
             if LLVMIsAAllocaInst(base).is_null() {
                 return false;
             }
@@ -84,6 +87,10 @@ fn escapes(v: Value, depth: u32) -> bool {
                 let callee = ir::called_function(user).map(ir::name).unwrap_or_default();
                 // pthread_create writes the handle itself (the runtime, natively)
                 if callee == "pthread_create" && slot == 0 {
+                    continue;
+                }
+                // the C++ library objects the runtime reads or writes in the call
+                if crate::redirect::cxx_arg_stays_private(&callee, slot) {
                     continue;
                 }
                 // an export's runtime (export.rs) runs natively in the caller's

@@ -155,8 +155,12 @@ pub fn inline_asm_text(call: Value) -> String {
     }
 }
 
-/// Source position of an instruction from its debug location.
+/// Where an instruction is: (file, line, column). Library code inlined into
+/// the program (a libstdc++ header's std::atomic<T>::store, std::mutex::lock)
+/// is placed at the user's line it was inlined into: the outermost
+/// location of its inlining chain that is not in a library file.
 pub fn debug_loc(i: Value) -> (String, u32, u32) {
+    use llvm_sys::debuginfo::*;
     unsafe {
         let mut len = 0u32;
         let p = LLVMGetDebugLocFilename(i, &mut len);
@@ -165,7 +169,27 @@ pub fn debug_loc(i: Value) -> (String, u32, u32) {
         } else {
             String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, len as usize)).into_owned()
         };
-        (file, LLVMGetDebugLocLine(i), LLVMGetDebugLocColumn(i))
+        let here = (file, LLVMGetDebugLocLine(i), LLVMGetDebugLocColumn(i));
+        if !crate::cxx::is_library_file(&here.0) || LLVMIsAInstruction(i).is_null() {
+            return here;
+        }
+        let mut loc = LLVMInstructionGetDebugLoc(i);
+        while !loc.is_null() {
+            let scope = LLVMDILocationGetScope(loc);
+            let f = if scope.is_null() { std::ptr::null_mut() } else { LLVMDIScopeGetFile(scope) };
+            if !f.is_null() {
+                let mut n = 0u32;
+                let p = LLVMDIFileGetFilename(f, &mut n);
+                if !p.is_null() {
+                    let name = String::from_utf8_lossy(std::slice::from_raw_parts(p as *const u8, n as usize)).into_owned();
+                    if !crate::cxx::is_library_file(&name) {
+                        return (name, LLVMDILocationGetLine(loc), LLVMDILocationGetColumn(loc));
+                    }
+                }
+            }
+            loc = LLVMDILocationGetInlinedAt(loc);
+        }
+        here
     }
 }
 

@@ -7,6 +7,7 @@
 //! runtime's own `main` can drive it, and two tables (source locations,
 //! globals) are added for readable traces.
 
+mod cxx;
 mod escape;
 mod export;
 mod ir;
@@ -100,4 +101,17 @@ pub fn export_file(path: &std::path::Path, opts: &Options, runtime: &[u8], glue:
 pub fn instrument_ir(text: &str, opts: &Options) -> Result<Instrumented, PassError> {
     let m = module::Module::parse_text(text)?;
     native(m, opts)
+}
+
+/// C++ preparation (the driver runs `opt -passes=always-inline,sroa` on the
+/// result): mark the library-header functions of the module in `input`
+/// always-inline and write it to `output` as bitcode (cxx.rs).
+pub fn mark_library_inline_file(input: &std::path::Path, output: &std::path::Path) -> Result<usize, PassError> {
+    let m = module::Module::parse_file(input)?;
+    let n = cxx::mark_library_inline(m.m);
+    let p = ir::cstr(&output.display().to_string());
+    if unsafe { llvm_sys::bit_writer::LLVMWriteBitcodeToFile(m.m, p.as_ptr()) } != 0 {
+        return Err(PassError::Write { path: output.display().to_string(), reason: "LLVM could not write bitcode".into() });
+    }
+    Ok(n)
 }

@@ -59,7 +59,7 @@ impl LocTable {
     /// `add` for an atomic access or fence with its ordering.
     pub fn add_ordered(&mut self, inst: Value, op: SiteOp, ptr: Option<Value>, order: u32) -> u32 {
         let (file, line, col) = ir::debug_loc(inst);
-        let func = ir::name(ir::function_of(inst));
+        let func = crate::cxx::readable(&ir::name(ir::function_of(inst)));
         let what = ptr.map(describe_pointer).unwrap_or_default();
         self.locs.push(Loc { file, func, what, line, col, op: op as u32, order });
         (self.locs.len() - 1) as u32

@@ -110,10 +110,79 @@ pub const REDIRECTS: &[(&str, &str)] = &[
     ("pthread_mutexattr_gettype", "__tsoify_pthread_mutexattr_gettype"),
 ];
 
+/// libstdc++'s out-of-line members that C++ threads use (runtime/src/cxx.c),
+/// by mangled name (Itanium ABI, libstdc++ of GCC 12 and later). The rest
+/// of <thread>, <mutex>, <condition_variable> and <atomic> is inline in the
+/// program and instrumented as C is: std::mutex::lock is a call of
+/// pthread_mutex_lock, std::atomic<T> operations are LLVM atomics.
+pub const CXX_REDIRECTS: &[(&str, &str)] = &[
+    ("_ZNSt6thread15_M_start_threadESt10unique_ptrINS_6_StateESt14default_deleteIS1_EEPFvvE", "__tsoify_cxx_thread_start"),
+    ("_ZNSt6thread4joinEv", "__tsoify_cxx_thread_join"),
+    ("_ZNSt6thread6detachEv", "__tsoify_cxx_thread_detach"),
+    ("_ZNSt6thread6_StateD2Ev", "__tsoify_cxx_thread_state_destroy"),
+    ("_ZNSt6thread6_StateD1Ev", "__tsoify_cxx_thread_state_destroy"),
+    ("_ZNSt18condition_variableC1Ev", "__tsoify_cxx_cond_init"),
+    ("_ZNSt18condition_variableC2Ev", "__tsoify_cxx_cond_init"),
+    ("_ZNSt18condition_variableD1Ev", "__tsoify_cxx_cond_destroy"),
+    ("_ZNSt18condition_variableD2Ev", "__tsoify_cxx_cond_destroy"),
+    ("_ZNSt18condition_variable4waitERSt11unique_lockISt5mutexE", "__tsoify_cxx_cond_wait"),
+    ("_ZNSt18condition_variable10notify_oneEv", "__tsoify_cxx_cond_notify_one"),
+    ("_ZNSt18condition_variable10notify_allEv", "__tsoify_cxx_cond_notify_all"),
+    ("_Znwm", "__tsoify_cxx_new"),
+    ("_Znam", "__tsoify_cxx_new"),
+    ("_ZnwmRKSt9nothrow_t", "__tsoify_cxx_new_nothrow"),
+    ("_ZnamRKSt9nothrow_t", "__tsoify_cxx_new_nothrow"),
+    ("_ZnwmSt11align_val_t", "__tsoify_cxx_new_aligned"),
+    ("_ZnamSt11align_val_t", "__tsoify_cxx_new_aligned"),
+    ("_ZdlPv", "__tsoify_cxx_delete"),
+    ("_ZdaPv", "__tsoify_cxx_delete"),
+    ("_ZdlPvm", "__tsoify_cxx_delete_sized"),
+    ("_ZdaPvm", "__tsoify_cxx_delete_sized"),
+    ("_ZdlPvSt11align_val_t", "__tsoify_cxx_delete_sized"),
+    ("_ZdaPvSt11align_val_t", "__tsoify_cxx_delete_sized"),
+    ("_ZdlPvmSt11align_val_t", "__tsoify_cxx_delete_sized_aligned"),
+    ("_ZdaPvmSt11align_val_t", "__tsoify_cxx_delete_sized_aligned"),
+    ("_ZSt9terminatev", "__tsoify_cxx_terminate"),
+    ("__cxa_atexit", "__tsoify_cxx_atexit"),
+    // time: a virtual clock (cxx.c), so executions replay alike
+    ("_ZNSt6chrono3_V212steady_clock3nowEv", "__tsoify_cxx_clock_now"),
+    ("_ZNSt6chrono3_V212system_clock3nowEv", "__tsoify_cxx_clock_now"),
+    ("nanosleep", "__tsoify_cxx_sleep"),
+    ("pthread_cond_clockwait", "__tsoify_pthread_cond_clockwait"),
+];
+
+/// Does passing a local's address as argument `slot` of the C++ library
+/// call `callee` leave the local private? The runtime reads or writes these
+/// objects only during the call, in the caller's thread, and keeps no
+/// pointer to them (runtime/src/cxx.c): the std::thread object and the
+/// unique_ptr handed to its start, the std::thread joined or detached, the
+/// unique_lock a condition wait reads its mutex from, the times a sleep or
+/// a timed wait is given.
+pub fn cxx_arg_stays_private(callee: &str, slot: u32) -> bool {
+    match redirect_of(callee) {
+        Some("__tsoify_cxx_thread_start") => slot <= 1,
+        Some("__tsoify_cxx_thread_join") | Some("__tsoify_cxx_thread_detach") => slot == 0,
+        Some("__tsoify_cxx_cond_wait") => slot == 1,
+        // the time a sleep or a timed wait is given (cxx.c reads it)
+        Some("__tsoify_cxx_sleep") => slot <= 1,
+        Some("__tsoify_pthread_cond_clockwait") => slot == 3,
+        _ => false,
+    }
+}
+
+/// libstdc++'s `std::__throw_*` helpers (a failed bounds check, a bad
+/// length, a system error): each ends the execution as the termination it
+/// would be in a program without exceptions (`__tsoify_cxx_throw`).
+fn is_library_throw(name: &str) -> bool {
+    name.starts_with("_ZSt") && name.contains("__throw_")
+}
+
 /// Redirects the export runtime (runtime/src/export.c) does not provide:
 /// refused in export mode.
 pub fn not_in_export(name: &str) -> bool {
-    name.starts_with("sem_")
+    redirect_of(name).is_some_and(|r| r.starts_with("__tsoify_cxx_"))
+        || name == "pthread_cond_clockwait"
+        || name.starts_with("sem_")
         || name.starts_with("pthread_barrier_")
         || name.starts_with("pthread_rwlock_")
         || name.starts_with("pthread_attr_")
@@ -137,11 +206,20 @@ pub const REFUSED: &[(&str, &str)] = &[
     ("longjmp", "setjmp/longjmp jump across the runtime's view of the stack"),
     ("siglongjmp", "setjmp/longjmp jump across the runtime's view of the stack"),
     ("fork", "processes are not modelled"),
+    ("__cxa_throw", "C++ exceptions are not modelled"),
+    ("__cxa_rethrow", "C++ exceptions are not modelled"),
+    ("__cxa_allocate_exception", "C++ exceptions are not modelled"),
+    ("__cxa_guard_acquire", "the thread-safe initialisation of a function-local static is not modelled"),
     ("signal", "signals are not modelled"),
 ];
 
 pub fn redirect_of(name: &str) -> Option<&'static str> {
-    REDIRECTS.iter().find(|(n, _)| *n == name).map(|(_, r)| *r)
+    REDIRECTS
+        .iter()
+        .chain(CXX_REDIRECTS)
+        .find(|(n, _)| *n == name)
+        .map(|(_, r)| *r)
+        .or_else(|| is_library_throw(name).then_some("__tsoify_cxx_throw"))
 }
 
 /// Functions whose call is the error, declared or defined (a defined one's

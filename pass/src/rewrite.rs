@@ -68,6 +68,7 @@ pub fn run(module: Module, opts: &Options) -> Result<Instrumented, PassError> {
     let m = module.m;
     let main = ir::functions(m).into_iter().find(|&f| ir::name(f) == "main" && !ir::is_declaration(f));
     let Some(main) = main else { return Err(PassError::NoMain) };
+    crate::cxx::run_constructors_in_main(ctx, m, main);
     // thread-locals become per-thread arrays first: they are then globals
     // like any other (named in the tables, their accesses instrumented)
     let mut tls_problems = vec![];
@@ -100,6 +101,9 @@ pub fn run(module: Module, opts: &Options) -> Result<Instrumented, PassError> {
         fences: opts.fences.clone(),
         fence_used: vec![false; opts.fences.len()],
     };
+    // a thread-local of the C++ library (std::call_once's) comes with
+    // library calls the pass refuses, which name what the user called
+    let (library_tls, tls_problems): (Vec<String>, Vec<String>) = tls_problems.into_iter().partition(|p| p.contains("`_Z"));
     pass.problems.extend(tls_problems);
     let program_functions: Vec<Value> = ir::functions(m)
         .into_iter()
@@ -115,6 +119,7 @@ pub fn run(module: Module, opts: &Options) -> Result<Instrumented, PassError> {
             pass.runtime_atomics(f);
         }
     }
+    pass.problems.extend(library_tls);
     pass.redirect_declarations();
     if opts.export {
         pass.export_main_hooks(main);
@@ -144,6 +149,15 @@ pub fn run(module: Module, opts: &Options) -> Result<Instrumented, PassError> {
     module.verify()?;
     let unplaced_fences = pass.fences.iter().zip(&pass.fence_used).filter(|(_, &u)| !u).map(|(f, _)| f.clone()).collect();
     Ok(Instrumented { module, sites: pass.sites, skipped_private: pass.skipped, await_loops: pass.await_loops, unplaced_fences, warnings })
+}
+
+/// Where a call is, for a refusal: file:line, and for a call in library
+/// code (a libstdc++ template) also the user's call that leads there.
+fn where_called(i: Value) -> String {
+    match crate::cxx::user_call_site(i) {
+        Some((via, pos)) => format!("{} (through {via} at {pos})", LocTable::position(i)),
+        None => LocTable::position(i),
+    }
 }
 
 fn add_defaults(m: LLVMModuleRef, ctx: LLVMContextRef, opts: &Options) {
@@ -439,11 +453,12 @@ impl<'a> Pass<'a> {
         let Some(f) = ir::called_function(i) else { return };
         let name = ir::name(f);
         if let Some(why) = redirect::refusal_of(&name) {
-            self.problems.push(format!("call to {name} at {}: {why}", LocTable::position(i)));
+            self.problems.push(format!("call to {name} at {}: {why}", where_called(i)));
             return;
         }
         if self.export && redirect::redirect_of(&name).is_some() && redirect::not_in_export(&name) {
-            self.problems.push(format!("call to {name} at {}: not modelled in export mode (verify the program itself)", LocTable::position(i)));
+            let what = crate::cxx::readable(&name);
+            self.problems.push(format!("call to {what} at {}: not modelled in export mode (verify the program itself)", where_called(i)));
             return;
         }
         if !ir::is_declaration(f)
@@ -458,7 +473,17 @@ impl<'a> Pass<'a> {
         let takes_pointer = (0..unsafe { LLVMGetNumArgOperands(i) }).any(|k| unsafe {
             LLVMGetTypeKind(LLVMTypeOf(LLVMGetArgOperand(i, k))) == llvm_sys::LLVMTypeKind::LLVMPointerTypeKind
         });
-        if takes_pointer {
+        // in library code (a libstdc++ template): name what the user called,
+        // at the user's line, and what it leads to
+        let site = if takes_pointer { crate::cxx::user_call_site(i) } else { None };
+        if let Some((via, pos)) = site {
+            let what = crate::cxx::readable(&name);
+            self.problems.push(format!("{via} at {pos}: the library code it runs calls `{what}`, which tsoify does not model"));
+        } else if takes_pointer && name.starts_with("_Z") {
+            // the C++ library's own code (not instrumented)
+            let what = crate::cxx::readable(&name);
+            self.problems.push(format!("call to the C++ library's `{what}` at {}: not modelled", LocTable::position(i)));
+        } else if takes_pointer {
             self.problems.push(format!(
                 "call to external function `{name}` with pointer arguments at {}: tsoify cannot see what it does to memory",
                 LocTable::position(i)

@@ -152,6 +152,9 @@ void rt_run_execution(int (*user_main)(int, char **, char **), int argc, char **
  * process in a standalone run. */
 _Noreturn void rt_leave_execution(void);
 void rt_sched_point(void);  /* the current thread is about to do a visible operation */
+/* A new thread running fn(arg), after the caller's scheduling point and
+ * drain; returns its index (pthread_create's work, threads.c) */
+int rt_spawn(void *(*fn)(void *), void *arg);
 /* A sync call's scheduling point: not enabled until ready(obj, arg) holds;
  * the buffer is drained after it (threads.c). */
 void rt_wait_until(int (*ready)(const void *obj, uint64_t arg), const void *obj, uint64_t arg);

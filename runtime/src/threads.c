@@ -100,8 +100,12 @@ static int could_run(int t) {
 static void switch_to(int t) {
   int prev = rt_cur;
   if (t == prev) return;
+  /* the location of the call this thread is in: the others overwrite it
+   * while it waits, and its events after the wait name that call */
+  uint32_t loc = rt_cur_loc;
   rt_cur = t;
   swapcontext(&threads[prev].ctx, &threads[t].ctx);
+  rt_cur_loc = loc;
 }
 
 /* The scheduler proper. `self_ok` is 0 when the current thread has finished. */
@@ -348,17 +352,24 @@ _Noreturn void rt_leave_execution(void) {
 
 /* ---- pthread API (the pass renames calls to these) ---- */
 
-int __tsoify_pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void *), void *arg) {
-  (void)attr;
-  rt_sched_point();
-  rt_mm_drain(rt_cur, rt_cur_loc); /* the child sees everything stored before */
+/* A new thread running fn(arg); the caller has had its scheduling point
+ * and drained its buffer (the child sees everything stored before). */
+int rt_spawn(void *(*fn)(void *), void *arg) {
   if (nthreads >= RT_MAX_THREADS) rt_end(TSOIFY_ST_INTERNAL, rt_cur_loc, "more than %d threads", RT_MAX_THREADS);
   int t = nthreads++;
   threads[t].fn = fn;
   threads[t].arg = arg;
   make_thread(t, thread_entry);
-  *out = (pthread_t)t;
   rt_event(TSOIFY_EV_SPAWN, 0, 0, 0, rt_cur_loc, (uint32_t)t, 0);
+  return t;
+}
+
+int __tsoify_pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void *), void *arg) {
+  (void)attr;
+  rt_sched_point();
+  rt_mm_drain(rt_cur, rt_cur_loc);
+  int t = rt_spawn(fn, arg);
+  *out = (pthread_t)t;
   return 0;
 }
 

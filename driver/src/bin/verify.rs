@@ -344,8 +344,7 @@ fn search_config(cli: &Cli, model: u32, no_data_race: bool) -> Config {
 /// Build the program if it is source; returns the executable and what the
 /// pass warned about.
 fn executable(cli: &Cli, source: &Path, keep: &tempfile::TempDir) -> (PathBuf, Vec<String>) {
-    let ext = source.extension().and_then(|e| e.to_str()).unwrap_or("");
-    if !matches!(ext, "c" | "i" | "ll" | "bc") {
+    if build::source_kind(source).is_none() {
         if !source.is_file() {
             fail(format!("{}: no such file", source.display()));
         }
@@ -362,9 +361,8 @@ fn executable(cli: &Cli, source: &Path, keep: &tempfile::TempDir) -> (PathBuf, V
 /// `verify --infer-fences`: see the option's help and driver/src/fences.rs.
 fn infer_fences(cli: &Cli, source: &Path, keep: &tempfile::TempDir) -> i32 {
     use tsoify::fences;
-    let ext = source.extension().and_then(|e| e.to_str()).unwrap_or("");
-    if !matches!(ext, "c" | "i" | "ll" | "bc") {
-        fail(format!("{}: --infer-fences needs the source (.c, .i, .ll or .bc) to rebuild it with fences", source.display()));
+    if build::source_kind(source).is_none() {
+        fail(format!("{}: --infer-fences needs the source (.c, .cpp, .i, .ll or .bc) to rebuild it with fences", source.display()));
     }
     let model = cli.model.unwrap_or(1);
     if model == 0 {

@@ -1,0 +1,16 @@
+// MP+fence: MP with std::atomic_thread_fence(seq_cst) (mfence) between the stores: even PSO publishes x before y
+// Registers are plain globals read after the joins, as in ../MP+fence.c.
+#include <atomic>
+#include <thread>
+#include "tsoify.h"
+std::atomic<int> x{0}, y{0};            // shared, initially 0
+int r0, r1;                             // registers, read by main after join
+static void t0() { x.store(1, std::memory_order_relaxed); std::atomic_thread_fence(std::memory_order_seq_cst); y.store(1, std::memory_order_relaxed); }
+static void t1() { r0 = y.load(std::memory_order_relaxed); r1 = x.load(std::memory_order_relaxed); }
+int main() {
+  std::thread h0(t0), h1(t1);
+  h0.join();
+  h1.join();
+  tsoify_outcome("r0=%d r1=%d", r0, r1);
+  return 0;
+}
