@@ -36,11 +36,6 @@ impl Comparison {
             )
             .map_err(|e| err(&e))?;
         let (left, right) = root.split_horizontally(550);
-        let colour = |m: u32| match m {
-            0 => RGBColor(0x44, 0x44, 0x44),
-            1 => RGBColor(0x1f, 0x77, 0xb4),
-            _ => RGBColor(0xd6, 0x27, 0x28),
-        };
         let x_fmt = |v: &SegmentValue<i32>| match v {
             SegmentValue::CenterOf(i) | SegmentValue::Exact(i) => labels.get(*i as usize).cloned().unwrap_or_default(),
             SegmentValue::Last => String::new(),
@@ -64,23 +59,7 @@ impl Comparison {
                 .y_desc("executions")
                 .draw()
                 .map_err(|e| err(&e))?;
-            for m in self.models() {
-                let c = colour(m);
-                let pts: Vec<(SegmentValue<i32>, f64, &Row)> = self
-                    .rows
-                    .iter()
-                    .filter(|r| r.model == m)
-                    .flat_map(|r| x_of(r).into_iter().map(move |x| (SegmentValue::CenterOf(x), r.executions.max(1) as f64, r)))
-                    .collect();
-                self.draw_model(&mut chart, m, c, &pts).map_err(|e| err(&e))?;
-            }
-            chart
-                .configure_series_labels()
-                .position(SeriesLabelPosition::UpperLeft)
-                .border_style(BLACK)
-                .background_style(WHITE.mix(0.85))
-                .draw()
-                .map_err(|e| err(&e))?;
+            self.draw_models(&mut chart, &x_of, |r| r.executions.max(1) as f64).map_err(|e| err(&e))?;
         }
         // panel 2: seconds
         {
@@ -99,26 +78,39 @@ impl Comparison {
                 .y_desc("seconds")
                 .draw()
                 .map_err(|e| err(&e))?;
-            for m in self.models() {
-                let c = colour(m);
-                let pts: Vec<(SegmentValue<i32>, f64, &Row)> = self
-                    .rows
-                    .iter()
-                    .filter(|r| r.model == m)
-                    .flat_map(|r| x_of(r).into_iter().map(move |x| (SegmentValue::CenterOf(x), r.seconds, r)))
-                    .collect();
-                self.draw_model(&mut chart, m, c, &pts).map_err(|e| err(&e))?;
-            }
-            chart
-                .configure_series_labels()
-                .position(SeriesLabelPosition::UpperLeft)
-                .border_style(BLACK)
-                .background_style(WHITE.mix(0.85))
-                .draw()
-                .map_err(|e| err(&e))?;
+            self.draw_models(&mut chart, &x_of, |r| r.seconds).map_err(|e| err(&e))?;
         }
         root.present().map_err(|e| err(&e))?;
         Ok(())
+    }
+
+    /// Every model's line and markers in one panel, `value` of each row
+    /// against its bound column(s), and the legend.
+    fn draw_models<'a, DB, Y>(
+        &self,
+        chart: &mut plotters::chart::ChartContext<
+            'a,
+            DB,
+            plotters::coord::cartesian::Cartesian2d<plotters::coord::ranged1d::SegmentedCoord<plotters::coord::types::RangedCoordi32>, Y>,
+        >,
+        x_of: &dyn Fn(&Row) -> Vec<i32>,
+        value: fn(&Row) -> f64,
+    ) -> Result<(), plotters::drawing::DrawingAreaErrorKind<DB::ErrorType>>
+    where
+        DB: plotters::prelude::DrawingBackend + 'a,
+        Y: plotters::coord::ranged1d::Ranged<ValueType = f64>,
+    {
+        use plotters::prelude::*;
+        for m in self.models() {
+            let pts: Vec<(SegmentValue<i32>, f64, &Row)> = self
+                .rows
+                .iter()
+                .filter(|r| r.model == m)
+                .flat_map(|r| x_of(r).into_iter().map(move |x| (SegmentValue::CenterOf(x), value(r), r)))
+                .collect();
+            self.draw_model(chart, m, model_colour(m), &pts)?;
+        }
+        chart.configure_series_labels().position(SeriesLabelPosition::UpperLeft).border_style(BLACK).background_style(WHITE.mix(0.85)).draw()
     }
 
     /// One model's line and markers in one panel.
@@ -156,5 +148,15 @@ impl Comparison {
             }
         }))?;
         Ok(())
+    }
+}
+
+/// The colour of one model's line and markers.
+fn model_colour(model: u32) -> plotters::style::RGBColor {
+    use plotters::style::RGBColor;
+    match model {
+        0 => RGBColor(0x44, 0x44, 0x44),
+        1 => RGBColor(0x1f, 0x77, 0xb4),
+        _ => RGBColor(0xd6, 0x27, 0x28),
     }
 }
