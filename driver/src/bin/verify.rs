@@ -440,14 +440,7 @@ fn compare(cli: &Cli, program: &Path, info_path: &Path, warnings: Vec<String>) -
     let models = if cli.models.is_empty() { compare::DEFAULT_MODELS.to_vec() } else { cli.models.clone() };
     let bounds = if cli.bounds.is_empty() { compare::DEFAULT_BOUNDS.to_vec() } else { cli.bounds.clone() };
     let settings = compare::Settings {
-        por: cli.por,
-        max_steps: cli.max_steps,
-        unroll: cli.unroll,
-        no_await: cli.no_await,
-        spurious_wakeups: cli.spurious_wakeups,
-        max_executions: cli.max_executions,
-        timeout: cli.timeout.map(Duration::from_secs_f64),
-        hang_seconds: 10,
+        search: Config { hang_seconds: 10, ..search_config(cli, 0, false) },
         progress: !cli.quiet && std::io::IsTerminal::is_terminal(&std::io::stderr()),
     };
     let mut c = compare::run(program, &cli.args, info_path, &models, &bounds, &settings).unwrap_or_else(|e| fail(format!("{e:#}")));

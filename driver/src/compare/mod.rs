@@ -11,7 +11,6 @@ use crate::explore::{self, Config, Por};
 use crate::report::{self, Verdict};
 use anyhow::{Context, Result};
 use std::path::Path;
-use std::time::Duration;
 
 mod plot;
 mod render;
@@ -67,20 +66,13 @@ pub fn configurations(models: &[u32], bounds: &[u32]) -> Vec<(u32, Option<u32>)>
     out
 }
 
-/// The limits and reduction every configuration runs with.
+/// What every configuration runs with.
 #[derive(Clone, Debug)]
 pub struct Settings {
-    /// `--por`; PSO always runs without reduction (as plain `verify` does)
-    pub por: Por,
-    pub max_steps: u32,
-    /// --unroll (0 = unbounded)
-    pub unroll: u32,
-    pub no_await: bool,
-    pub spurious_wakeups: u32,
-    pub max_executions: Option<u64>,
-    /// per configuration
-    pub timeout: Option<Duration>,
-    pub hang_seconds: u32,
+    /// the search (limits, reduction, --unroll, ...) each configuration
+    /// starts from; `config_for` sets its model and bound and turns off
+    /// what a comparison does not report (outcomes, robustness, races)
+    pub search: Config,
     /// show an indicatif progress bar on stderr
     pub progress: bool,
 }
@@ -161,18 +153,11 @@ fn config_for(model: u32, bound: Option<u32>, settings: &Settings) -> Config {
     Config {
         model,
         bound: bound.unwrap_or(0),
-        max_steps: settings.max_steps,
-        unroll: settings.unroll,
-        no_await: settings.no_await,
-        spurious_wakeups: settings.spurious_wakeups,
-        max_executions: settings.max_executions,
-        timeout: settings.timeout,
-        hang_seconds: settings.hang_seconds,
         all: false,
-        por: settings.por,
         property: Default::default(),
         robustness: false,
         races: crate::explore::RaceCheck::Off,
+        ..settings.search.clone()
     }
 }
 
