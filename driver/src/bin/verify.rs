@@ -12,6 +12,10 @@ use tsoify::info::ProgramInfo;
 use tsoify::svcomp;
 use tsoify::{exit, report};
 
+// see driver/Cargo.toml: the search allocates many small vectors
+#[global_allocator]
+static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "verify",
