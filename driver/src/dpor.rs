@@ -995,26 +995,29 @@ pub fn guide_for(branch: &WNode) -> Vec<u32> {
 /// the branch's next process could not run, that node keeps the whole
 /// rest of the branch as its wakeup subtrees; where it left it for any
 /// other reason, that node explores every option.
-pub fn hand_down(path: &mut [Node], k: usize, branch: &WNode) {
-    let mut cur = branch;
+pub fn hand_down(path: &mut [Node], k: usize, branch: WNode) {
+    // the subtrees move down the path (no copies: the branch is used up)
+    let mut children = branch.children;
     for node in path[k + 1..].iter_mut().filter(|n| n.schedule) {
-        let Some(first) = cur.children.first() else { return };
-        if node.options[node.chosen as usize] != first.step.proc {
+        let Some(first) = children.first() else { return };
+        let proc = first.step.proc;
+        if node.options[node.chosen as usize] != proc {
             if debug_por() {
-                eprintln!("guide left at event {}: wanted {} among {:?}", node.event, first.step.proc, node.options);
+                eprintln!("guide left at event {}: wanted {proc} among {:?}", node.event, node.options);
             }
-            if node.option_of(first.step.proc).is_none() {
+            if node.option_of(proc).is_none() {
                 // the branch's next process cannot run here: the whole
                 // subtree stays to explore, and `drop_disabled_branches`
                 // removes the branches that start with it
-                node.wut = cur.children.clone();
+                node.wut = children;
             } else {
                 node.explore_all = true;
             }
             return;
         }
-        node.wut = cur.children[1..].to_vec();
-        cur = first;
+        let first = children.remove(0);
+        node.wut = children;
+        children = first.children;
     }
 }
 

@@ -493,7 +493,7 @@ impl<'c> Search<'c> {
             self.path.push(node);
         }
         if let Some((k, branch)) = self.guided.take() {
-            dpor::hand_down(&mut self.path, k, &branch);
+            dpor::hand_down(&mut self.path, k, branch);
         }
         fences_logged.then(|| all_events.iter().filter(|e| e.kind != channel::EV_C11_FENCE).copied().collect())
     }
