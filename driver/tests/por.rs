@@ -308,7 +308,8 @@ fn a_violation_beside_a_failed_assume_is_real() {
 /// with it where the bound forbids it (K = 1).
 #[test]
 fn reductions_find_what_exhaustive_search_finds() {
-    let cases: [(&str, &[(&str, u32, i32)]); 3] = [
+    let cases: [(&str, &[(&str, u32, i32)]); 4] = [
+        ("branch-for-the-running-thread", &[("sc", 0, 1), ("tso", 2, 1), ("tso", 0, 1), ("pso", 2, 1)]),
         ("pso-store-below-bound", &[("pso", 1, 0), ("pso", 2, 1), ("pso", 32, 1), ("pso", 0, 1)]),
         ("pso-which-entry-leaves", &[("pso", 1, 0), ("pso", 2, 1), ("pso", 3, 1), ("pso", 0, 1)]),
         ("unflushed-at-end", &[("sc", 0, 1), ("tso", 0, 1), ("tso", 32, 1), ("pso", 0, 1), ("pso", 32, 1)]),
