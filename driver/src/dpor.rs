@@ -31,14 +31,11 @@
 //! depend on what its first ones read (an assume that failed in one order
 //! passes in another and then writes), so for source DPOR a race whose
 //! reversal starts with a block is covered by a sleeping block of that
-//! thread only when it is the same block (see `sleeps_differently`). For
-//! optimal DPOR, a block whose read a race reverses is an open step at the
-//! end of its wakeup sequence (what it does then is unknown), and where a
-//! block runs after the race, only a step of the sequence itself counts as
-//! a weak initial (an independent one run first could change what that
-//! block does). That is not yet enough (a wakeup sequence covered by a
-//! leaf that starts with a block can still be lost), so optimal DPOR still
-//! gives way to source DPOR for programs with blocks (explore.rs).
+//! thread only when it is the same block (see `sleeps_differently`). Wakeup
+//! sequences and their weak initials assume steps with fixed footprints,
+//! so optimal DPOR gives way to source DPOR for programs with blocks
+//! (explore.rs; tests/programs/atomic-por/block-leaf.c is an outcome it
+//! lost when it did not).
 //! A program's own block also touches one block object at its ends, which
 //! orders it against every other block; the runtime steps of an export
 //! are blocks that instead declare what they touch (TOUCH events, see
@@ -855,19 +852,8 @@ pub fn insert_wakeups(path: &mut [Node], events: &[Event]) -> Insertions {
             continue;
         }
         v.push(si);
-        // an atomic block whose read is reversed may do something else
-        // then (an assume that failed passes and the block writes): its
-        // footprint in the reversal is unknown
-        let last_open = x.steps.in_block(si);
-        // an atomic block that runs from sj on may do something else when
-        // a step it depends on runs first (see `Seq::weak_initial`)
-        let blocks_follow = (sj..x.steps.node.len()).any(|s| x.steps.in_block(s));
-        let seq = Seq { x: &x, steps: v, last_open, blocks_follow };
-        let mut descs: HashMap<usize, Rc<Step>> = seq.steps.iter().map(|&s| (s, describe(s, path))).collect();
-        if last_open {
-            let step = Step { open: true, ..(*descs[&si]).clone() };
-            descs.insert(si, Rc::new(step));
-        }
+        let seq = Seq { x: &x, steps: v };
+        let descs: HashMap<usize, Rc<Step>> = seq.steps.iter().map(|&s| (s, describe(s, path))).collect();
         let node = &path[k];
         if node.sleep.iter().chain(&node.explored).any(|z| seq.weak_initial(z)) {
             if debug_por() {
@@ -896,12 +882,6 @@ pub fn insert_wakeups(path: &mut [Node], events: &[Event]) -> Insertions {
 struct Seq<'a> {
     x: &'a Execution<'a>,
     steps: Vec<usize>,
-    /// the last step is an atomic block whose reversed read may change
-    /// what it does: it may depend on every step before it
-    last_open: bool,
-    /// an atomic block runs from the race's first step on: what it does
-    /// depends on what ran before it
-    blocks_follow: bool,
 }
 
 impl Seq<'_> {
@@ -911,21 +891,10 @@ impl Seq<'_> {
 
     /// Can `z` go first: it is the first step of its process in the
     /// sequence and nothing before it there happens before it, or its
-    /// process is not in the sequence and its step is independent of all of
-    /// it. With an open last step (a block whose read the race reverses),
-    /// nothing is known to go before it. Independence is not enough when an
-    /// atomic block runs after the race's first step: the reversal is
-    /// meant to go on to executions in which that block reads what it read
-    /// here, and with `z` first it may read `z`'s write and do something
-    /// else (fail its assume, not write), so `z`'s subtree need not hold
-    /// them (found by fuzz.py seed 41: `x=1; y=2 | y=1;
-    /// atomic(x==0 ? y=3)` under PSO lost y=2 at the end).
+    /// process is not in the sequence and its step is independent of all of it.
     fn weak_initial(&self, z: &Step) -> bool {
-        let last = self.steps.len().wrapping_sub(1);
         match self.steps.iter().position(|&s| self.proc_of(s) == z.proc) {
-            Some(n) if self.last_open && n == last => n == 0,
             Some(n) => !self.steps[..n].iter().any(|&l| self.x.step_hb(l, self.steps[n])),
-            None if self.last_open || self.blocks_follow => false,
             None => !self.steps.iter().any(|&s| self.x.steps.events(s).any(|m| z.conflicts(&self.x.events[m].fp))),
         }
     }
@@ -933,12 +902,10 @@ impl Seq<'_> {
     /// The sequence after `z` has gone first.
     fn without(&self, z: &Step) -> Seq<'_> {
         let mut steps = self.steps.clone();
-        let mut last_open = self.last_open;
         if let Some(n) = steps.iter().position(|&s| self.proc_of(s) == z.proc) {
-            last_open &= n + 1 < steps.len();
             steps.remove(n);
         }
-        Seq { x: self.x, steps, last_open, blocks_follow: self.blocks_follow }
+        Seq { x: self.x, steps }
     }
 }
 

@@ -579,7 +579,8 @@ impl<'c> Search<'c> {
         let node = &mut self.path[k];
         let mut guide: Vec<u32> = vec![];
         if optimal && node.schedule && !node.explore_all && alt == u32::MAX {
-            // a wakeup branch whose first process is not an option here
+            // a guard: `drop_disabled_branches` (in the search for k above)
+            // leaves no branch whose first process is not an option here
             self.stats.guide_broken += 1;
             if self.debug {
                 eprintln!("wakeup branch of {} not an option at node {k} (options {:?})", node.wut[0].step.proc, node.options);
