@@ -320,6 +320,8 @@ struct Search<'c> {
     /// optimal: the wakeup branch the current execution follows, and the node it starts at
     guided: Option<(usize, WNode)>,
     path: Vec<Node>,
+    /// happens-before and races of the last execution, kept for the next
+    analyzer: dpor::Analyzer,
     stats: Stats,
     violation: Option<Violation>,
     not_robust: Option<(crate::robust::Reordering, Vec<Event>)>,
@@ -340,6 +342,7 @@ impl<'c> Search<'c> {
             sleepers: vec![],
             guided: None,
             path: vec![],
+            analyzer: dpor::Analyzer::default(),
             stats: Stats::default(),
             violation: None,
             not_robust: None,
@@ -518,12 +521,12 @@ impl<'c> Search<'c> {
         } else {
             dpor::seen_footprints(path, events);
             if self.optimal {
-                let ins = dpor::insert_wakeups(path, events);
+                let ins = dpor::insert_wakeups(path, events, &mut self.analyzer);
                 self.stats.wakeups_inserted += ins.inserted;
                 self.stats.wakeups_redundant += ins.redundant;
                 self.stats.por_fallbacks += ins.fallbacks;
             } else {
-                dpor::add_backtracks(path, events);
+                dpor::add_backtracks(path, events, &mut self.analyzer);
             }
         }
         if status != Status::SleepBlocked {

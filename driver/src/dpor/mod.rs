@@ -53,9 +53,13 @@
 //! a store that had to evict an entry to make room. Value choices (nondet,
 //! a PSO eviction) are explored in full at their node.
 
-use crate::channel::{Choice, Event, Footprint, CH_ROOM_WAIT, CH_SCHEDULE, EV_ATOMIC_BEGIN, EV_ATOMIC_END, EV_FLUSH, EV_JOIN, EV_SPAWN, EV_STORE};
+use crate::channel::{Choice, Event, Footprint, CH_ROOM_WAIT, CH_SCHEDULE, EV_ATOMIC_BEGIN, EV_ATOMIC_END, EV_FLUSH, EV_SPAWN};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::rc::Rc;
+
+mod analysis;
+use analysis::Analysis;
+pub use analysis::Analyzer;
 
 /// `TSOIFY_DEBUG_POR` is set: print what the reduction does (read once;
 /// it is asked for every race).
@@ -241,30 +245,6 @@ impl Node {
 /// one is a failed try (it saw the object taken: a release before it
 /// changes its outcome). A flush against an event of its owner that waits
 /// for it only orders them too.
-fn racing(a: &Footprint, b: &Footprint) -> bool {
-    a.proc != b.proc && (a.memory_conflict(b) || (a.same_object(b) && ((!a.release() && !b.release()) || a.try_use() || b.try_use())))
-}
-
-/// A buffered store that has room in its bounded buffer only because the
-/// thread's first m flushes made it (of `flushes_so_far`): Some(m).
-fn room_needed(e: &Event, flushes_so_far: usize) -> Option<usize> {
-    (e.kind == EV_STORE && e.aux & 0xff == 4).then(|| ((e.aux >> 8) as usize).min(flushes_so_far))
-}
-
-fn join(a: &mut [u32], b: &[u32]) {
-    for (x, y) in a.iter_mut().zip(b) {
-        *x = (*x).max(*y);
-    }
-}
-
-fn owner_of_flush(e: &Event) -> usize {
-    (e.aux2 & 0xff) as usize
-}
-
-fn epoch_of_flush(e: &Event) -> u32 {
-    e.aux2 >> 8
-}
-
 /// The atomic blocks of one execution (`__VERIFIER_atomic_*` functions,
 /// atomic_begin/end). Nothing else runs inside a block, so its events are
 /// contiguous in the log, all with the block's thread as the executing
@@ -421,239 +401,16 @@ pub fn seen_footprints(path: &mut [Node], events: &[Event]) {
     }
 }
 
-/// Happens-before over the events of one execution, as vector clocks in
-/// one flat table over the processes that occur (dense indices).
-struct Clocks {
-    width: usize,
-    index: ProcIndex,
-    cells: Vec<u32>,
-}
-
-impl Clocks {
-    fn index(&self, proc: u16) -> usize {
-        self.index.get(proc)
-    }
-    fn row(&self, r: usize) -> &[u32] {
-        &self.cells[r * self.width..(r + 1) * self.width]
-    }
-    /// event a happens before event b (or is b)
-    fn hb(&self, events: &[Event], a: usize, b: usize) -> bool {
-        let q = self.index(events[a].fp.proc);
-        self.row(b)[q] >= self.row(a)[q]
-    }
-}
-
-/// Dense indices of the processes of one execution, by process id (a
-/// lookup in every happens-before test: a plain array, not a hash map).
-#[derive(Default)]
-struct ProcIndex {
-    slots: Vec<u32>,
-    len: usize,
-}
-
-impl ProcIndex {
-    const NONE: u32 = u32::MAX;
-
-    fn insert(&mut self, proc: u16) {
-        let p = proc as usize;
-        if p >= self.slots.len() {
-            self.slots.resize(p + 1, Self::NONE);
-        }
-        if self.slots[p] == Self::NONE {
-            self.slots[p] = self.len as u32;
-            self.len += 1;
-        }
-    }
-
-    fn get(&self, proc: u16) -> usize {
-        let i = self.slots[proc as usize];
-        debug_assert!(i != Self::NONE, "process {proc} has no index");
-        i as usize
-    }
-
-    fn len(&self) -> usize {
-        self.len
-    }
-}
-
-/// The races of an execution, as (earlier event, later event), with the
-/// happens-before clocks they were found with.
-struct Analysis {
-    clocks: Clocks,
-    races: Vec<(usize, usize)>,
-}
-
-fn analyze(events: &[Event]) -> Analysis {
-    let fp = |i: usize| &events[i].fp;
-    // every process of the execution: threads (incl. spawned ones) and flush processes
-    let mut index = ProcIndex::default();
-    let mut threads = 0usize;
-    for e in events {
-        index.insert(e.fp.proc);
-        if e.kind == EV_SPAWN {
-            index.insert(e.aux as u16);
-        }
-        if e.is_buffered_store() {
-            index.insert(e.aux2 as u16);
-        }
-        threads = threads.max(1 + if e.kind == EV_FLUSH { owner_of_flush(e) } else { e.thread as usize });
-        if e.kind == EV_SPAWN || e.kind == EV_JOIN {
-            threads = threads.max(1 + e.aux as usize);
-        }
-    }
-    for t in 0..threads {
-        index.insert(t as u16);
-    }
-    let width = index.len();
-    let mut ev = Clocks { width, index, cells: vec![0; events.len() * width] };
-    let mut proc_clock = vec![vec![0u32; width]; width];
-    // join of the clocks of every flush of each thread's buffer(s) so far
-    let mut flushed = vec![vec![0u32; width]; threads];
-    let mut flushes_of: Vec<Vec<usize>> = vec![vec![]; threads];
-    let mut races = vec![];
-    // each flush process's buffered stores not yet flushed (FIFO), as event indices
-    let mut pending_stores: Vec<VecDeque<usize>> = vec![Default::default(); width];
-    let mut c = vec![0u32; width];
-    let mut covered = vec![0u32; width];
-    // per backward scan: processes none of whose earlier events can matter
-    // any more (the clock already covers the latest one seen, hence all)
-    let mut done = vec![false; width];
-    let mut seen = vec![false; width];
-    let mut present = 0usize; // processes with an event before i
-    let pidx: Vec<usize> = events.iter().map(|e| ev.index(e.fp.proc)).collect();
-    for (i, e) in events.iter().enumerate() {
-        let f = fp(i);
-        let p = pidx[i];
-        c.copy_from_slice(&proc_clock[p]);
-        if e.kind == EV_FLUSH {
-            if let Some(store) = pending_stores[p].pop_front() {
-                join(&mut c, ev.row(store));
-            }
-            // PSO: after the flushes of older entries it may not overtake:
-            // overlapping ones, and those before a store-store barrier
-            let t = owner_of_flush(e);
-            for &j in &flushes_of[t] {
-                if fp(j).write_write(f) || epoch_of_flush(&events[j]) < epoch_of_flush(e) {
-                    join(&mut c, ev.row(j));
-                }
-            }
-        } else if let Some(m) = room_needed(e, flushes_of[e.thread as usize].len()) {
-            // a store into a bounded buffer that fits because the thread's
-            // first m flushes made room: after those, not the later ones.
-            // Under PSO they race with it: other entries of the thread could
-            // have left instead (flushes of different addresses commute, so
-            // no other race shows which ones left first).
-            let needed = &flushes_of[e.thread as usize][..m];
-            for &j in needed {
-                let q = pidx[j];
-                let pso = crate::channel::is_pso_flush_proc(events[j].fp.proc);
-                let before_another = needed.iter().any(|&k| k != j && ev.row(k)[q] >= ev.row(j)[q]);
-                if pso && !before_another && ev.row(j)[q] > c[q] {
-                    races.push((j, i));
-                }
-            }
-            for &j in needed {
-                join(&mut c, ev.row(j));
-            }
-        } else if e.fp.after_flushes() {
-            join(&mut c, &flushed[e.thread as usize]);
-        }
-        // races: dependent earlier events of other processes that happen
-        // before i through no other race or edge (the latest ones). An
-        // event of q that `covered` knows makes every earlier one of q
-        // known too, so the scan stops once that holds for every process.
-        covered.copy_from_slice(&c);
-        done.iter_mut().for_each(|d| *d = false);
-        let mut n_done = 0;
-        for j in (0..i).rev() {
-            let q = pidx[j];
-            if done[q] {
-                continue;
-            }
-            if ev.row(j)[q] <= covered[q] {
-                done[q] = true;
-                n_done += 1;
-                if n_done == present {
-                    break;
-                }
-                continue;
-            }
-            let g = fp(j);
-            if g.proc == f.proc || !racing(g, f) {
-                continue;
-            }
-            races.push((j, i));
-            join(&mut covered, ev.row(j));
-        }
-        // happens-before from conflicts: the latest dependent event of each
-        // other process dominates that process's earlier ones
-        done.iter_mut().for_each(|d| *d = false);
-        let mut n_done = 0;
-        if seen[p] {
-            done[p] = true;
-            n_done = 1;
-        }
-        for j in (0..i).rev() {
-            if n_done == present {
-                break;
-            }
-            let q = pidx[j];
-            if done[q] {
-                continue;
-            }
-            if ev.row(j)[q] <= c[q] {
-                done[q] = true;
-                n_done += 1;
-            } else if fp(j).dependent(f) {
-                done[q] = true;
-                n_done += 1;
-                join(&mut c, ev.row(j));
-            }
-        }
-        if !seen[p] {
-            seen[p] = true;
-            present += 1;
-        }
-        c[p] += 1;
-        match e.kind {
-            7 => {
-                // spawn: the child starts after this event
-                let child = ev.index(e.aux as u16);
-                proc_clock[child].copy_from_slice(&c);
-            }
-            8 => {
-                // join: after everything the joined thread and its buffers did
-                let u = ev.index(e.aux as u16);
-                let a = proc_clock[u].clone();
-                join(&mut c, &a);
-                join(&mut c, &flushed[e.aux as usize]);
-            }
-            3 => {
-                let t = owner_of_flush(e);
-                join(&mut flushed[t], &c);
-                flushes_of[t].push(i);
-            }
-            _ => {}
-        }
-        if e.is_buffered_store() {
-            pending_stores[ev.index(e.aux2 as u16)].push_back(i);
-        }
-        proc_clock[p].copy_from_slice(&c);
-        ev.cells[i * width..(i + 1) * width].copy_from_slice(&c);
-    }
-    Analysis { clocks: ev, races }
-}
-
 /// What the reductions need to know about one execution.
 struct Execution<'a> {
     events: &'a [Event],
     steps: Steps,
-    a: Analysis,
+    a: &'a Analysis,
 }
 
 impl<'a> Execution<'a> {
-    fn new(path: &[Node], events: &'a [Event]) -> Execution<'a> {
-        Execution { events, steps: Steps::new(path, events), a: analyze(events) }
+    fn new(path: &[Node], events: &'a [Event], a: &'a Analysis) -> Execution<'a> {
+        Execution { events, steps: Steps::new(path, events), a }
     }
 
     /// Event m and, when m is inside an atomic block, the rest of the
@@ -724,8 +481,8 @@ impl<'a> Execution<'a> {
 }
 
 /// Source DPOR: add backtrack points to `path` for every race.
-pub fn add_backtracks(path: &mut [Node], events: &[Event]) {
-    let x = Execution::new(path, events);
+pub fn add_backtracks(path: &mut [Node], events: &[Event], analyzer: &mut Analyzer) {
+    let x = Execution::new(path, events, analyzer.analyze(events));
     let proc = |m: usize| x.steps.proc[x.steps.of_event[m]];
     for &(j, i) in &x.a.races {
         let (Some(sj), si) = (x.race_step(j), x.steps.of_event[i]) else { continue };
@@ -807,7 +564,7 @@ pub fn beside_failed_assumes(events: &[Event]) -> Option<Vec<Event>> {
     if failed.is_empty() {
         return None;
     }
-    let a = analyze(events);
+    let a = Analysis::of(events);
     let after_a_failed_step = |i: usize| failed.iter().any(|&x| a.clocks.hb(events, x, i));
     if after_a_failed_step(v) {
         return None;
@@ -827,8 +584,8 @@ pub struct Insertions {
 
 /// Optimal DPOR: insert a wakeup sequence for every race into the wakeup
 /// tree of the node before the race's first step.
-pub fn insert_wakeups(path: &mut [Node], events: &[Event]) -> Insertions {
-    let x = Execution::new(path, events);
+pub fn insert_wakeups(path: &mut [Node], events: &[Event], analyzer: &mut Analyzer) -> Insertions {
+    let x = Execution::new(path, events, analyzer.analyze(events));
     let mut out = Insertions::default();
     let mut described: HashMap<usize, Rc<Step>> = HashMap::new();
     let mut describe = |s: usize, path: &[Node]| described.entry(s).or_insert_with(|| Rc::new(x.steps.describe(s, path, events))).clone();

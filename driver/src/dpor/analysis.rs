@@ -1,0 +1,546 @@
+//! Happens-before and races of one execution, as vector clocks, computed
+//! incrementally: the next execution the search runs replays a prefix of
+//! the last one (everything before the choice it flips), so the clocks and
+//! races of those events are kept and only the events after them are
+//! analysed. An event's clock and races depend only on the events before
+//! it, so the result is the same as analysing the whole execution (debug
+//! builds check that after every execution).
+
+use crate::channel::{is_pso_flush_proc, Event, Footprint, EV_FLUSH, EV_JOIN, EV_SPAWN, EV_STORE};
+use rustc_hash::FxHashMap;
+use std::collections::VecDeque;
+
+/// Dense indices of the processes of one execution, by process id, in the
+/// order they first occur (so a replayed prefix keeps its indices). A
+/// lookup in every happens-before test: a plain array, not a hash map.
+#[derive(Default, Clone)]
+struct ProcIndex {
+    slots: Vec<u32>,
+    len: usize,
+}
+
+impl ProcIndex {
+    const NONE: u32 = u32::MAX;
+
+    /// The index of `proc`, given the next free one if it has none.
+    fn insert(&mut self, proc: u16) -> usize {
+        let p = proc as usize;
+        if p >= self.slots.len() {
+            self.slots.resize(p + 1, Self::NONE);
+        }
+        if self.slots[p] == Self::NONE {
+            self.slots[p] = self.len as u32;
+            self.len += 1;
+        }
+        self.slots[p] as usize
+    }
+
+    fn get(&self, proc: u16) -> usize {
+        let i = self.slots[proc as usize];
+        debug_assert!(i != Self::NONE, "process {proc} has no index");
+        i as usize
+    }
+
+    fn len(&self) -> usize {
+        self.len
+    }
+}
+
+/// Happens-before over the events of one execution: one clock (a row of
+/// `stride` cells, one per process index) per event.
+#[derive(Default)]
+pub(super) struct Clocks {
+    stride: usize,
+    index: ProcIndex,
+    cells: Vec<u32>,
+}
+
+impl Clocks {
+    fn row(&self, r: usize) -> &[u32] {
+        &self.cells[r * self.stride..(r + 1) * self.stride]
+    }
+
+    /// event a happens before event b (or is b)
+    pub(super) fn hb(&self, events: &[Event], a: usize, b: usize) -> bool {
+        let q = self.index.get(events[a].fp.proc);
+        self.row(b)[q] >= self.row(a)[q]
+    }
+
+    /// Room for `width` process indices in every row.
+    fn widen(&mut self, width: usize, rows: usize) {
+        if width <= self.stride {
+            return;
+        }
+        let stride = width.max(self.stride * 2).max(8);
+        let mut cells = vec![0u32; rows * stride];
+        for r in 0..rows {
+            cells[r * stride..r * stride + self.stride].copy_from_slice(self.row(r));
+        }
+        self.cells = cells;
+        self.stride = stride;
+    }
+}
+
+/// The races of an execution, as (earlier event, later event) in the order
+/// of the later one, with the happens-before clocks they were found with.
+#[derive(Default)]
+pub(super) struct Analysis {
+    pub(super) clocks: Clocks,
+    pub(super) races: Vec<(usize, usize)>,
+}
+
+impl Analysis {
+    /// The analysis of `events` from scratch.
+    pub(super) fn of(events: &[Event]) -> Analysis {
+        let mut a = Analyzer::default();
+        a.analyze(events);
+        a.analysis
+    }
+
+    /// The same, scanning every earlier event for each event (the
+    /// reference the index of `Touches` must agree with).
+    #[cfg(debug_assertions)]
+    fn by_full_scan(events: &[Event]) -> Analysis {
+        let mut a = Analyzer { full_scan: true, ..Default::default() };
+        a.analyze(events);
+        a.analysis
+    }
+}
+
+/// The analysis of the last execution, kept for the next.
+#[derive(Default)]
+pub struct Analyzer {
+    events: Vec<Event>,
+    analysis: Analysis,
+    touches: Touches,
+    /// debug builds' reference: no index, no reuse
+    #[cfg(debug_assertions)]
+    full_scan: bool,
+}
+
+/// The earlier events that may be dependent with an event: for memory,
+/// those touching the same 8-byte words (an event over more than
+/// `WIDE_WORDS` words is kept in one list that every memory event scans,
+/// and scans every earlier event itself), for a synchronisation object
+/// those using it. Events of one process are ordered without it. Lists
+/// hold event indices in increasing order.
+#[derive(Default)]
+struct Touches {
+    words: FxHashMap<u64, Vec<u32>>,
+    objects: FxHashMap<u64, Vec<u32>>,
+    wide: Vec<u32>,
+}
+
+const WIDE_WORDS: u64 = 16;
+
+/// What `Footprint::memory_conflict` takes for a memory access.
+fn is_memory(f: &Footprint) -> bool {
+    !f.sync() && (f.reads() || f.writes())
+}
+
+/// The words `f` overlaps by `Footprint::overlaps` (an empty range at lo
+/// overlaps the ranges around lo).
+fn words(f: &Footprint) -> std::ops::Range<u64> {
+    let first = f.lo >> 3;
+    first..((f.hi.saturating_add(7)) >> 3).max(first + 1)
+}
+
+impl Touches {
+    fn clear(&mut self) {
+        self.words.values_mut().for_each(Vec::clear);
+        self.objects.values_mut().for_each(Vec::clear);
+        self.wide.clear();
+    }
+
+    fn add(&mut self, f: &Footprint, i: usize) {
+        if f.sync() {
+            self.objects.entry(f.lo).or_default().push(i as u32);
+        } else if is_memory(f) {
+            let w = words(f);
+            if w.end - w.start > WIDE_WORDS {
+                self.wide.push(i as u32);
+            } else {
+                for word in w {
+                    self.words.entry(word).or_default().push(i as u32);
+                }
+            }
+        }
+    }
+
+    /// The events before `i` that may be dependent with `f`, latest first,
+    /// into `out`.
+    fn candidates(&self, f: &Footprint, i: usize, out: &mut Vec<u32>) {
+        out.clear();
+        if f.sync() {
+            if let Some(l) = self.objects.get(&f.lo) {
+                out.extend(l.iter().rev());
+            }
+            return;
+        }
+        if !is_memory(f) {
+            return;
+        }
+        let w = words(f);
+        if w.end - w.start > WIDE_WORDS {
+            out.extend((0..i as u32).rev());
+            return;
+        }
+        let mut lists = 0;
+        for word in w {
+            if let Some(l) = self.words.get(&word) {
+                out.extend(l);
+                lists += 1;
+            }
+        }
+        out.extend(&self.wide);
+        if lists > 1 || !self.wide.is_empty() {
+            out.sort_unstable();
+            out.dedup();
+        }
+        out.reverse();
+    }
+}
+
+fn same_event(a: &Event, b: &Event) -> bool {
+    (a.thread, a.kind, a.size, a.loc, a.addr, a.value, a.aux, a.aux2, a.fp) == (b.thread, b.kind, b.size, b.loc, b.addr, b.value, b.aux, b.aux2, b.fp)
+}
+
+impl Analyzer {
+    /// The analysis of `events`, reusing what the last one found for the
+    /// events the two executions share from the start.
+    pub(super) fn analyze(&mut self, events: &[Event]) -> &Analysis {
+        #[allow(unused_mut)]
+        let mut shared = self.events.iter().zip(events).take_while(|(a, b)| same_event(a, b)).count();
+        #[cfg(debug_assertions)]
+        if self.full_scan {
+            shared = 0;
+        }
+        self.touches.clear();
+        for (i, e) in events[..shared].iter().enumerate() {
+            self.touches.add(&e.fp, i);
+        }
+        let mut sweep = Sweep::resume(&mut self.analysis, events, shared);
+        let mut candidates = vec![];
+        for i in shared..events.len() {
+            self.touches.candidates(&events[i].fp, i, &mut candidates);
+            #[cfg(debug_assertions)]
+            if self.full_scan {
+                candidates = (0..i as u32).rev().collect();
+            }
+            sweep.add(events, i, &candidates);
+            self.touches.add(&events[i].fp, i);
+        }
+        self.events.truncate(shared);
+        self.events.extend_from_slice(&events[shared..]);
+        #[cfg(debug_assertions)]
+        if !self.full_scan {
+            self.check_against_full_scan(events);
+        }
+        &self.analysis
+    }
+
+    /// The result equals the one from scratch by full scans.
+    #[cfg(debug_assertions)]
+    fn check_against_full_scan(&self, events: &[Event]) {
+        let fresh = Analysis::by_full_scan(events);
+        let (a, b) = (&self.analysis, &fresh);
+        assert_eq!(a.races, b.races, "incremental race analysis differs from the analysis from scratch");
+        let width = b.clocks.index.len();
+        assert_eq!(a.clocks.index.len(), width);
+        for i in 0..events.len() {
+            assert_eq!(&a.clocks.row(i)[..width], &b.clocks.row(i)[..width], "incremental clock of event {i} differs");
+        }
+    }
+}
+
+/// The state of one pass over an execution's events, at some event.
+struct Sweep<'a> {
+    a: &'a mut Analysis,
+    /// the process index of each event so far
+    pidx: Vec<usize>,
+    /// each process's clock after its last event (a spawned thread: its spawn's)
+    proc_clock: Vec<Vec<u32>>,
+    /// per thread: the join of the clocks of its buffers' flushes, and those flushes
+    flushed: Vec<Vec<u32>>,
+    flushes_of: Vec<Vec<usize>>,
+    /// each flush process's buffered stores not yet flushed (FIFO), as event indices
+    pending_stores: Vec<VecDeque<usize>>,
+    /// processes with an event so far, and how many
+    seen: Vec<bool>,
+    present: usize,
+    // scratch rows of the per-event loop
+    c: Vec<u32>,
+    covered: Vec<u32>,
+    done: Vec<bool>,
+}
+
+impl<'a> Sweep<'a> {
+    /// The state after the first `shared` events, which `a` holds the
+    /// analysis of: rebuilt from their clocks in one pass, instead of
+    /// analysing them again.
+    fn resume(a: &'a mut Analysis, events: &[Event], shared: usize) -> Sweep<'a> {
+        let threads = events.iter().map(|e| 1 + thread_of(e)).max().unwrap_or(1);
+        // the prefix's processes keep their indices (order of first occurrence)
+        a.clocks.index = ProcIndex::default();
+        let mut pidx = Vec::with_capacity(events.len());
+        for e in &events[..shared] {
+            pidx.push(a.clocks.index.insert(e.fp.proc));
+            for p in created(e) {
+                a.clocks.index.insert(p);
+            }
+        }
+        a.clocks.cells.truncate(shared * a.clocks.stride);
+        let first_new = a.races.partition_point(|&(_, i)| i < shared);
+        a.races.truncate(first_new);
+        let mut sweep = Sweep {
+            a,
+            pidx,
+            proc_clock: vec![],
+            flushed: vec![vec![]; threads],
+            flushes_of: vec![vec![]; threads],
+            pending_stores: vec![],
+            seen: vec![],
+            present: 0,
+            c: vec![],
+            covered: vec![],
+            done: vec![],
+        };
+        let width = sweep.a.clocks.index.len();
+        sweep.widen(width);
+        let stride = sweep.a.clocks.stride;
+        sweep.flushed.iter_mut().for_each(|f| f.resize(stride, 0));
+        let mut clock_set = vec![false; width];
+        for i in (0..shared).rev() {
+            let e = &events[i];
+            let mut set = |q: usize, sweep: &mut Sweep| {
+                if !clock_set[q] {
+                    clock_set[q] = true;
+                    sweep.proc_clock[q].copy_from_slice(sweep.a.clocks.row(i));
+                }
+            };
+            set(sweep.pidx[i], &mut sweep);
+            if e.kind == EV_SPAWN {
+                set(sweep.a.clocks.index.get(e.aux as u16), &mut sweep);
+            }
+        }
+        for (i, e) in events[..shared].iter().enumerate() {
+            let p = sweep.pidx[i];
+            if !sweep.seen[p] {
+                sweep.seen[p] = true;
+                sweep.present += 1;
+            }
+            if e.kind == EV_FLUSH {
+                sweep.pending_stores[p].pop_front();
+                let t = owner_of_flush(e);
+                sweep.flushes_of[t].push(i);
+                join(&mut sweep.flushed[t], sweep.a.clocks.row(i));
+            }
+            if e.is_buffered_store() {
+                let q = sweep.a.clocks.index.get(e.aux2 as u16);
+                sweep.pending_stores[q].push_back(i);
+            }
+        }
+        sweep
+    }
+
+    /// Room for `width` process indices everywhere.
+    fn widen(&mut self, width: usize) {
+        let rows = self.pidx.len();
+        self.a.clocks.widen(width, rows);
+        let stride = self.a.clocks.stride;
+        for v in self.proc_clock.iter_mut().chain(&mut self.flushed) {
+            v.resize(stride, 0);
+        }
+        self.proc_clock.resize(stride, vec![0; stride]);
+        self.pending_stores.resize(stride, VecDeque::new());
+        self.seen.resize(stride, false);
+        self.c.resize(stride, 0);
+        self.covered.resize(stride, 0);
+        self.done.resize(stride, false);
+    }
+
+    fn index(&mut self, proc: u16) -> usize {
+        let q = self.a.clocks.index.insert(proc);
+        if q >= self.a.clocks.stride {
+            self.widen(q + 1);
+        }
+        q
+    }
+
+    /// Analyse event i, every earlier one done; `candidates` are the
+    /// earlier events that may be dependent with it, latest first.
+    fn add(&mut self, events: &[Event], i: usize, candidates: &[u32]) {
+        let e = &events[i];
+        let f = &e.fp;
+        let p = self.index(f.proc);
+        for q in created(e) {
+            self.index(q);
+        }
+        self.pidx.push(p);
+        let stride = self.a.clocks.stride;
+        self.a.clocks.cells.resize((i + 1) * stride, 0);
+        let Sweep { a, pidx, proc_clock, flushed, flushes_of, pending_stores, seen, present, c, covered, done } = self;
+        let ev = &mut a.clocks;
+        let races = &mut a.races;
+        c.copy_from_slice(&proc_clock[p]);
+        if e.kind == EV_FLUSH {
+            if let Some(store) = pending_stores[p].pop_front() {
+                join(c, ev.row(store));
+            }
+            // PSO: after the flushes of older entries it may not overtake:
+            // overlapping ones, and those before a store-store barrier
+            let t = owner_of_flush(e);
+            for &j in &flushes_of[t] {
+                if events[j].fp.write_write(f) || epoch_of_flush(&events[j]) < epoch_of_flush(e) {
+                    join(c, ev.row(j));
+                }
+            }
+        } else if let Some(m) = room_needed(e, flushes_of[e.thread as usize].len()) {
+            // a store into a bounded buffer that fits because the thread's
+            // first m flushes made room: after those, not the later ones.
+            // Under PSO they race with it: other entries of the thread could
+            // have left instead (flushes of different addresses commute, so
+            // no other race shows which ones left first).
+            let needed = &flushes_of[e.thread as usize][..m];
+            for &j in needed {
+                let q = pidx[j];
+                let pso = is_pso_flush_proc(events[j].fp.proc);
+                let before_another = needed.iter().any(|&k| k != j && ev.row(k)[q] >= ev.row(j)[q]);
+                if pso && !before_another && ev.row(j)[q] > c[q] {
+                    races.push((j, i));
+                }
+            }
+            for &j in needed {
+                join(c, ev.row(j));
+            }
+        } else if f.after_flushes() {
+            join(c, &flushed[e.thread as usize]);
+        }
+        // races: dependent earlier events of other processes that happen
+        // before i through no other race or edge (the latest ones). An
+        // event of q that `covered` knows makes every earlier one of q
+        // known too, so the scan stops once that holds for every process.
+        covered.copy_from_slice(c);
+        done.iter_mut().for_each(|d| *d = false);
+        let mut n_done = 0;
+        for &j in candidates {
+            let j = j as usize;
+            let q = pidx[j];
+            if done[q] {
+                continue;
+            }
+            if ev.row(j)[q] <= covered[q] {
+                done[q] = true;
+                n_done += 1;
+                if n_done == *present {
+                    break;
+                }
+                continue;
+            }
+            let g = &events[j].fp;
+            if g.proc == f.proc || !racing(g, f) {
+                continue;
+            }
+            races.push((j, i));
+            join(covered, ev.row(j));
+        }
+        // happens-before from conflicts: the latest dependent event of each
+        // other process dominates that process's earlier ones
+        done.iter_mut().for_each(|d| *d = false);
+        let mut n_done = 0;
+        if seen[p] {
+            done[p] = true;
+            n_done = 1;
+        }
+        for &j in candidates {
+            if n_done == *present {
+                break;
+            }
+            let j = j as usize;
+            let q = pidx[j];
+            if done[q] {
+                continue;
+            }
+            if ev.row(j)[q] <= c[q] {
+                done[q] = true;
+                n_done += 1;
+            } else if events[j].fp.dependent(f) {
+                done[q] = true;
+                n_done += 1;
+                join(c, ev.row(j));
+            }
+        }
+        if !seen[p] {
+            seen[p] = true;
+            *present += 1;
+        }
+        c[p] += 1;
+        match e.kind {
+            EV_SPAWN => {
+                // the child starts after this event
+                let child = ev.index.get(e.aux as u16);
+                proc_clock[child].copy_from_slice(c);
+            }
+            EV_JOIN => {
+                // after everything the joined thread and its buffers did
+                let u = ev.index.get(e.aux as u16);
+                let (joined, own) = (proc_clock[u].clone(), &mut *c);
+                join(own, &joined);
+                join(own, &flushed[e.aux as usize]);
+            }
+            EV_FLUSH => {
+                let t = owner_of_flush(e);
+                join(&mut flushed[t], c);
+                flushes_of[t].push(i);
+            }
+            _ => {}
+        }
+        if e.is_buffered_store() {
+            pending_stores[ev.index.get(e.aux2 as u16)].push_back(i);
+        }
+        proc_clock[p].copy_from_slice(c);
+        ev.cells[i * stride..(i + 1) * stride].copy_from_slice(c);
+    }
+}
+
+/// The thread an event belongs to (a flush: the thread whose buffer it empties).
+fn thread_of(e: &Event) -> usize {
+    let t = if e.kind == EV_FLUSH { owner_of_flush(e) } else { e.thread as usize };
+    if e.kind == EV_SPAWN || e.kind == EV_JOIN {
+        t.max(e.aux as usize)
+    } else {
+        t
+    }
+}
+
+/// Processes an event brings into being besides its own: a spawned
+/// thread, the flush process of a buffered store.
+fn created(e: &Event) -> impl Iterator<Item = u16> {
+    let spawned = (e.kind == EV_SPAWN).then_some(e.aux as u16);
+    let flusher = e.is_buffered_store().then_some(e.aux2 as u16);
+    spawned.into_iter().chain(flusher)
+}
+
+fn racing(a: &Footprint, b: &Footprint) -> bool {
+    a.proc != b.proc && (a.memory_conflict(b) || (a.same_object(b) && ((!a.release() && !b.release()) || a.try_use() || b.try_use())))
+}
+
+/// A buffered store that has room in its bounded buffer only because the
+/// thread's first m flushes made it (of `flushes_so_far`): Some(m).
+fn room_needed(e: &Event, flushes_so_far: usize) -> Option<usize> {
+    (e.kind == EV_STORE && e.aux & 0xff == 4).then(|| ((e.aux >> 8) as usize).min(flushes_so_far))
+}
+
+fn join(a: &mut [u32], b: &[u32]) {
+    for (x, y) in a.iter_mut().zip(b) {
+        *x = (*x).max(*y);
+    }
+}
+
+fn owner_of_flush(e: &Event) -> usize {
+    (e.aux2 & 0xff) as usize
+}
+
+fn epoch_of_flush(e: &Event) -> u32 {
+    e.aux2 >> 8
+}
