@@ -7,13 +7,14 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn main() {
-    let sources = ["choice.c", "threads.c", "memmodel.c", "api.c", "libc.c", "server.c", "await.c", "sync.c", "cxx.c"];
+    let sources = ["choice.c", "threads.c", "memmodel.c", "api.c", "libc.c", "server.c", "await.c", "sync.c", "cxx.c", "context.c"];
     let mut build = cc::Build::new();
     for s in sources {
         build.file(format!("src/{s}"));
         println!("cargo:rerun-if-changed=src/{s}");
     }
     println!("cargo:rerun-if-changed=src/rt.h");
+    println!("cargo:rerun-if-changed=src/context.h");
     println!("cargo:rerun-if-changed=include/tsoify_channel.h");
     build
         .opt_level(2)

@@ -10,7 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
-#include <ucontext.h>
+#include "context.h"
 #include "rt.h"
 
 #define STACK_BYTES (256u * 1024u)
@@ -19,7 +19,7 @@ enum { T_UNUSED = 0, T_RUNNABLE, T_FINISHED };
 enum { W_NONE = 0, W_JOIN, W_MUTEX, W_COND, W_FOREVER, W_AWAIT, W_END, W_UNTIL };
 
 struct rt_thread {
-  ucontext_t ctx;
+  struct rt_context ctx;
   char *stack;
   int state;
   int wait;          /* what the thread waits for at its scheduling point */
@@ -43,7 +43,7 @@ struct rt_thread {
 static struct rt_thread *threads;
 static int nthreads;
 static int atomic_owner = -1, atomic_depth; /* __VERIFIER_atomic_begin/end */
-static ucontext_t server_ctx;
+static struct rt_context server_ctx;
 int rt_cur;
 int rt_in_runtime;
 
@@ -104,7 +104,7 @@ static void switch_to(int t) {
    * while it waits, and its events after the wait name that call */
   uint32_t loc = rt_cur_loc;
   rt_cur = t;
-  swapcontext(&threads[prev].ctx, &threads[t].ctx);
+  rt_context_switch(&threads[prev].ctx, &threads[t].ctx);
   rt_cur_loc = loc;
 }
 
@@ -320,11 +320,7 @@ static void main_entry(void) {
 
 static void make_thread(int t, void (*entry)(void)) {
   struct rt_thread *th = &threads[t];
-  getcontext(&th->ctx);
-  th->ctx.uc_stack.ss_sp = th->stack;
-  th->ctx.uc_stack.ss_size = STACK_BYTES;
-  th->ctx.uc_link = 0;
-  makecontext(&th->ctx, entry, 0);
+  rt_context_make(&th->ctx, th->stack, STACK_BYTES, entry);
   th->state = T_RUNNABLE;
   th->wait = W_NONE;
   th->pend = PEND_NONE;
@@ -342,11 +338,12 @@ void rt_run_execution(int (*user_main)(int, char **, char **), int argc, char **
   atomic_owner = -1;
   atomic_depth = 0;
   make_thread(0, main_entry);
-  swapcontext(&server_ctx, &threads[0].ctx);
+  rt_context_switch(&server_ctx, &threads[0].ctx);
 }
 
 _Noreturn void rt_leave_execution(void) {
-  setcontext(&server_ctx);
+  struct rt_context gone; /* the execution's stacks are left for good */
+  rt_context_switch(&gone, &server_ctx);
   abort();
 }
 

@@ -587,8 +587,8 @@ pub struct Insertions {
 pub fn insert_wakeups(path: &mut [Node], events: &[Event], analyzer: &mut Analyzer) -> Insertions {
     let x = Execution::new(path, events, analyzer.analyze(events));
     let mut out = Insertions::default();
-    let mut described: HashMap<usize, Rc<Step>> = HashMap::new();
-    let mut describe = |s: usize, path: &[Node]| described.entry(s).or_insert_with(|| Rc::new(x.steps.describe(s, path, events))).clone();
+    // each step's description, made when a sequence holding it is inserted
+    let mut described: Vec<Option<Rc<Step>>> = vec![None; x.steps.node.len()];
     for &(j, i) in &x.a.races {
         let (Some(sj), si) = (x.race_step(j), x.steps.of_event[i]) else { continue };
         if si == NO_STEP || si <= sj {
@@ -610,7 +610,6 @@ pub fn insert_wakeups(path: &mut [Node], events: &[Event], analyzer: &mut Analyz
         }
         v.push(si);
         let seq = Seq { x: &x, steps: v };
-        let descs: HashMap<usize, Rc<Step>> = seq.steps.iter().map(|&s| (s, describe(s, path))).collect();
         let node = &path[k];
         if node.sleep.iter().chain(&node.explored).any(|z| seq.weak_initial(z)) {
             if debug_por() {
@@ -622,14 +621,24 @@ pub fn insert_wakeups(path: &mut [Node], events: &[Event], analyzer: &mut Analyz
         if debug_por() {
             eprintln!("race {j} -> {i} at node {k}: v = {:?}", seq.steps.iter().map(|&s| (x.steps.proc[s], x.steps.start[s])).collect::<Vec<_>>());
         }
-        if insert(&mut path[k].wut, seq, &descs) {
-            out.inserted += 1;
-        } else {
+        let Some((at, rest)) = place(&path[k].wut, seq) else {
             if debug_por() {
                 eprintln!("redundant (tree) race {j} -> {i} at node {k}");
             }
             out.redundant += 1;
+            continue;
+        };
+        let mut chain: Option<WNode> = None;
+        for &s in rest.steps.iter().rev() {
+            let step = described[s].get_or_insert_with(|| Rc::new(x.steps.describe(s, path, events))).clone();
+            chain = Some(WNode { step, children: chain.into_iter().collect() });
         }
+        let mut children = &mut path[k].wut;
+        for n in at {
+            children = &mut children[n].children;
+        }
+        children.extend(chain);
+        out.inserted += 1;
     }
     out
 }
@@ -641,7 +650,7 @@ struct Seq<'a> {
     steps: Vec<usize>,
 }
 
-impl Seq<'_> {
+impl<'a> Seq<'a> {
     fn proc_of(&self, s: usize) -> u16 {
         self.x.steps.proc[s]
     }
@@ -657,7 +666,7 @@ impl Seq<'_> {
     }
 
     /// The sequence after `z` has gone first.
-    fn without(&self, z: &Step) -> Seq<'_> {
+    fn without(&self, z: &Step) -> Seq<'a> {
         let mut steps = self.steps.clone();
         if let Some(n) = steps.iter().position(|&s| self.proc_of(s) == z.proc) {
             steps.remove(n);
@@ -666,31 +675,34 @@ impl Seq<'_> {
     }
 }
 
-/// Insert `w` into the wakeup subtrees `children` (leftmost branch whose
-/// first step is a weak initial of `w`, recursively). False when a branch
-/// already covers `w`: a leaf is reached (from there everything is explored),
-/// or `w` is used up along an existing branch.
-fn insert(children: &mut Vec<WNode>, w: Seq, descs: &HashMap<usize, Rc<Step>>) -> bool {
-    for c in children.iter_mut() {
-        // a synthetic one-step branch does not cover a sequence: what runs
-        // after its step is left to the defaults, which need not reach it
-        if c.step.synthetic {
-            continue;
-        }
-        if w.weak_initial(&c.step) {
-            let rest = w.without(&c.step);
-            if c.children.is_empty() || rest.steps.is_empty() {
-                return false;
+/// Where `w` goes in the wakeup subtrees `children`: down the leftmost
+/// branch whose first step is a weak initial of `w`, recursively; returns
+/// the child positions taken and what is left of `w` to add as a new
+/// branch there. None when a branch already covers `w`: a leaf is reached
+/// (from there everything is explored), or `w` is used up along an
+/// existing branch.
+fn place<'a>(mut children: &[WNode], mut w: Seq<'a>) -> Option<(Vec<usize>, Seq<'a>)> {
+    let mut at = vec![];
+    'down: loop {
+        for (n, c) in children.iter().enumerate() {
+            // a synthetic one-step branch does not cover a sequence: what runs
+            // after its step is left to the defaults, which need not reach it
+            if c.step.synthetic {
+                continue;
             }
-            return insert(&mut c.children, rest, descs);
+            if w.weak_initial(&c.step) {
+                let rest = w.without(&c.step);
+                if c.children.is_empty() || rest.steps.is_empty() {
+                    return None;
+                }
+                at.push(n);
+                children = &c.children;
+                w = rest;
+                continue 'down;
+            }
         }
+        return Some((at, w));
     }
-    let mut chain: Option<WNode> = None;
-    for s in w.steps.iter().rev() {
-        chain = Some(WNode { step: descs[s].clone(), children: chain.into_iter().collect() });
-    }
-    children.extend(chain);
-    true
 }
 
 /// The runtime's guide for following a wakeup branch whose first step is
