@@ -393,6 +393,10 @@ impl<'a> Checker<'a> {
 /// `__VERIFIER_assume` are not looked at (the execution is infeasible from
 /// there).
 pub fn find(events: &[Event], info: &ProgramInfo) -> Vec<Race> {
+    let threads = events.iter().filter(|e| e.kind != EV_FLUSH).map(|e| 1 + if e.kind == EV_SPAWN { e.aux as usize } else { e.thread as usize }).max().unwrap_or(1);
+    // room for the bytes the accesses may touch, so the per-byte table
+    // does not grow (and copy itself) step by step
+    let bytes: usize = events.iter().map(|e| e.size as usize).sum::<usize>().min(1 << 16);
     let mut c = Checker {
         events,
         info,
@@ -406,10 +410,10 @@ pub fn find(events: &[Event], info: &ProgramInfo) -> Vec<Race> {
         writers: vec![],
         memory: HashMap::default(),
         buffered: HashMap::default(),
-        history: HashMap::default(),
-        lasts: vec![],
+        history: HashMap::with_capacity_and_hasher(bytes, Default::default()),
+        lasts: Vec::with_capacity(bytes * threads),
         // every thread of the execution: those that have events and those spawned
-        threads: events.iter().filter(|e| e.kind != EV_FLUSH).map(|e| 1 + if e.kind == EV_SPAWN { e.aux as usize } else { e.thread as usize }).max().unwrap_or(1),
+        threads,
         races: vec![],
     };
     for (i, e) in events.iter().enumerate() {

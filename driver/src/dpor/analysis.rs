@@ -56,8 +56,20 @@ pub(super) struct Clocks {
 }
 
 impl Clocks {
-    fn row(&self, r: usize) -> &[u32] {
+    pub(super) fn row(&self, r: usize) -> &[u32] {
         &self.cells[r * self.stride..(r + 1) * self.stride]
+    }
+
+    /// The length of a row.
+    pub(super) fn width(&self) -> usize {
+        self.stride
+    }
+
+    /// Event a's own entry: (its process's index, its clock there); b
+    /// comes after a exactly when b's row reaches that value there.
+    pub(super) fn entry(&self, events: &[Event], a: usize) -> (usize, u32) {
+        let q = self.index.get(events[a].fp.proc);
+        (q, self.row(a)[q])
     }
 
     /// event a happens before event b (or is b)

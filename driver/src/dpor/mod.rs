@@ -54,6 +54,7 @@
 //! a PSO eviction) are explored in full at their node.
 
 use crate::channel::{Choice, Event, Footprint, CH_ROOM_WAIT, CH_SCHEDULE, EV_ATOMIC_BEGIN, EV_ATOMIC_END, EV_FLUSH, EV_SPAWN};
+use std::cell::OnceCell;
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::rc::Rc;
 
@@ -406,11 +407,16 @@ struct Execution<'a> {
     events: &'a [Event],
     steps: Steps,
     a: &'a Analysis,
+    /// per step, made when first asked: `roots` and `reach`
+    roots: Vec<OnceCell<Vec<(usize, u32)>>>,
+    reach: Vec<OnceCell<Vec<u32>>>,
 }
 
 impl<'a> Execution<'a> {
     fn new(path: &[Node], events: &'a [Event], a: &'a Analysis) -> Execution<'a> {
-        Execution { events, steps: Steps::new(path, events), a }
+        let steps = Steps::new(path, events);
+        let n = steps.node.len();
+        Execution { events, steps, a, roots: vec![OnceCell::new(); n], reach: vec![OnceCell::new(); n] }
     }
 
     /// Event m and, when m is inside an atomic block, the rest of the
@@ -426,7 +432,40 @@ impl<'a> Execution<'a> {
     /// Some event of step a happens before some event of step b, where b
     /// stands for the rest of the atomic block it ends in (see block_rest).
     fn step_hb(&self, a: usize, b: usize) -> bool {
-        self.steps.span(b).any(|y| self.steps.events(a).any(|x| self.hb(x, y)))
+        let reach = self.reach(b);
+        let after = self.roots(a).iter().any(|&(q, v)| reach[q] >= v);
+        debug_assert_eq!(after, self.steps.span(b).any(|y| self.steps.events(a).any(|x| self.hb(x, y))));
+        after
+    }
+
+    /// The first event of each process among step s's events, as clock
+    /// entries (an event happens after one of the step's events exactly
+    /// when it happens after one of these: the others follow them in
+    /// program order).
+    fn roots(&self, s: usize) -> &[(usize, u32)] {
+        self.roots[s].get_or_init(|| {
+            let mut roots = vec![];
+            add_roots(&mut roots, self.steps.events(s).map(|m| self.a.clocks.entry(self.events, m)));
+            roots
+        })
+    }
+
+    /// The join of the clocks of step s's span: some event of the span
+    /// happens after event x exactly when this reaches x's entry.
+    fn reach(&self, s: usize) -> &[u32] {
+        self.reach[s].get_or_init(|| {
+            let mut reach: Vec<u32> = vec![];
+            for y in self.steps.span(s) {
+                let row = self.a.clocks.row(y);
+                if reach.is_empty() {
+                    reach = row.to_vec();
+                } else {
+                    reach.iter_mut().zip(row).for_each(|(r, &c)| *r = (*r).max(c));
+                }
+            }
+            reach.resize(self.a.clocks.width(), 0);
+            reach
+        })
     }
 
     /// The step a race's first event must be moved behind: its own, or the
@@ -444,22 +483,57 @@ impl<'a> Execution<'a> {
     /// flush after the block's first read, when its last write follows sj:
     /// run before the block, it would change what the block reads).
     fn not_after(&self, sj: usize, limit: usize) -> Vec<usize> {
-        // events whatever happens after must follow sj: sj's own, and all
-        // of every block that must follow it
+        let free = self.not_after_by_clocks(sj, limit);
+        #[cfg(debug_assertions)]
+        assert_eq!(free, self.not_after_by_events(sj, limit), "not_after by clock entries differs");
+        free
+    }
+
+    /// `not_after` event by event (debug builds check the other against it).
+    #[cfg(debug_assertions)]
+    fn not_after_by_events(&self, sj: usize, limit: usize) -> Vec<usize> {
         let mut roots: Vec<usize> = self.steps.events(sj).collect();
         let mut free = vec![];
         for s in sj + 1..limit {
             let after = |roots: &[usize], m: usize| roots.iter().any(|&x| self.hb(x, m));
             let span = self.steps.span(s);
             let follows = if span.is_empty() {
-                // A step without events (a wait that passed, main's end)
-                // still follows its own process's earlier steps.
                 self.steps.proc[s] == self.steps.proc[sj] || self.anchor(s).is_some_and(|m| after(&roots, m))
             } else {
                 span.clone().any(|m| after(&roots, m))
             };
             if follows && self.steps.in_block(s) {
                 roots.extend(span);
+            }
+            if !follows && s + 1 != self.steps.node.len() {
+                free.push(s);
+            }
+        }
+        free
+    }
+
+    fn not_after_by_clocks(&self, sj: usize, limit: usize) -> Vec<usize> {
+        // events whatever happens after must follow sj: sj's own, and all
+        // of every block that must follow it
+        // (as clock entries: see `roots`)
+        let mut roots: Vec<(usize, u32)> = self.roots(sj).to_vec();
+        let mut free = vec![];
+        for s in sj + 1..limit {
+            let span = self.steps.span(s);
+            let follows = if span.is_empty() {
+                // A step without events (a wait that passed, main's end)
+                // still follows its own process's earlier steps.
+                self.steps.proc[s] == self.steps.proc[sj]
+                    || self.anchor(s).is_some_and(|m| {
+                        let row = self.a.clocks.row(m);
+                        roots.iter().any(|&(q, v)| row[q] >= v)
+                    })
+            } else {
+                let reach = self.reach(s);
+                roots.iter().any(|&(q, v)| reach[q] >= v)
+            };
+            if follows && self.steps.in_block(s) {
+                add_roots(&mut roots, span.map(|m| self.a.clocks.entry(self.events, m)));
             }
             // the step that ended the execution waits for every other
             // thread (main's return, exit: threads.c rt_end_point), so it
@@ -477,6 +551,16 @@ impl<'a> Execution<'a> {
         let p = self.steps.proc[s];
         let before = &self.events[..self.steps.start[s]];
         before.iter().rposition(|e| e.fp.proc == p).or_else(|| before.iter().rposition(|e| e.kind == EV_SPAWN && e.aux as u16 == p))
+    }
+}
+
+/// Add clock entries to a set of roots, keeping the earliest per process.
+fn add_roots(roots: &mut Vec<(usize, u32)>, entries: impl Iterator<Item = (usize, u32)>) {
+    for (q, v) in entries {
+        match roots.iter_mut().find(|r| r.0 == q) {
+            Some(r) => r.1 = r.1.min(v),
+            None => roots.push((q, v)),
+        }
     }
 }
 
