@@ -568,7 +568,7 @@ impl<'c> Search<'c> {
             }
             node.next(optimal).is_some()
         })?;
-        let alt = self.path[k].next(optimal).unwrap();
+        let next = self.path[k].next(optimal).unwrap();
         if self.path[k].schedule && self.reduce {
             // what ran here so far sleeps through the siblings (a step
             // with value choices: all of them, if every execution of the
@@ -581,17 +581,23 @@ impl<'c> Search<'c> {
         self.path.truncate(k + 1);
         let node = &mut self.path[k];
         let mut guide: Vec<u32> = vec![];
-        if optimal && node.schedule && !node.explore_all && alt == u32::MAX {
-            // a guard: `drop_disabled_branches` (in the search for k above)
-            // leaves no branch whose first process is not an option here
-            self.stats.guide_broken += 1;
-            if self.debug {
-                eprintln!("wakeup branch of {} not an option at node {k} (options {:?})", node.wut[0].step.proc, node.options);
+        let alt = match next {
+            dpor::Next::Option(o) => o,
+            dpor::Next::BranchNotAnOption => {
+                // a guard: `drop_disabled_branches` (in the search for k above)
+                // leaves no branch whose first process is not an option here
+                self.stats.guide_broken += 1;
+                if self.debug {
+                    eprintln!("wakeup branch of {} not an option at node {k} (options {:?})", node.wut[0].step.proc, node.options);
+                }
+                node.wut.clear();
+                node.explore_all = true;
+                match node.next(optimal) {
+                    Some(dpor::Next::Option(o)) => o,
+                    _ => node.chosen,
+                }
             }
-            node.wut.clear();
-            node.explore_all = true;
-        }
-        let alt = if alt == u32::MAX { node.next(optimal).unwrap_or(node.chosen) } else { alt };
+        };
         if optimal && node.schedule && !node.explore_all && !node.wut.is_empty() {
             let branch = node.wut.remove(0);
             guide = dpor::guide_for(&branch);

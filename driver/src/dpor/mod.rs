@@ -139,6 +139,16 @@ pub struct Node {
     pub room_wait: bool,
 }
 
+/// What a node explores next (`Node::next`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Next {
+    /// the option of this index
+    Option(u32),
+    /// the first wakeup branch, whose first process is no option here
+    /// (never, once `drop_disabled_branches` has run: a guard)
+    BranchNotAnOption,
+}
+
 impl Node {
     pub fn from_choice(c: &Choice, option_procs: &[u16]) -> Node {
         let schedule = c.kind & 0xff == CH_SCHEDULE;
@@ -175,19 +185,16 @@ impl Node {
 
     /// The next alternative to explore here, if any: a value not yet
     /// taken, a backtrack entry, or the first wakeup subtree.
-    pub fn next(&self, optimal: bool) -> Option<u32> {
-        if !self.schedule {
-            return (0..self.count).find(|v| !self.done.contains(v));
+    pub fn next(&self, optimal: bool) -> Option<Next> {
+        if !self.schedule || self.explore_all {
+            // every value; or, as a fallback, every option, asleep or not
+            return (0..self.count).find(|o| !self.done.contains(o)).map(Next::Option);
         }
-        if self.explore_all {
-            // a fallback: every option, asleep or not
-            return (0..self.count).find(|o| !self.done.contains(o));
+        if optimal {
+            return self.wut.first().map(|w| self.option_of(w.step.proc).map_or(Next::BranchNotAnOption, Next::Option));
         }
         let free = |&o: &u32| !self.done.contains(&o) && !self.asleep(self.options[o as usize]);
-        if optimal {
-            return self.wut.first().map(|w| self.option_of(w.step.proc).unwrap_or(u32::MAX));
-        }
-        self.backtrack.iter().copied().find(free)
+        self.backtrack.iter().copied().find(free).map(Next::Option)
     }
 
     /// Optimal DPOR: drop the wakeup branches at the front that cannot or
