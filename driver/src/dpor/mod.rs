@@ -187,14 +187,21 @@ impl Node {
     /// taken, a backtrack entry, or the first wakeup subtree.
     pub fn next(&self, optimal: bool) -> Option<Next> {
         if !self.schedule || self.explore_all {
-            // every value; or, as a fallback, every option, asleep or not
-            return (0..self.count).find(|o| !self.done.contains(o)).map(Next::Option);
+            // every value; or, as a fallback, every option, asleep or not:
+            // the first one not done (done is sorted: its first gap)
+            let mut first_free = 0;
+            for &d in &self.done {
+                if d != first_free {
+                    break;
+                }
+                first_free += 1;
+            }
+            return (first_free < self.count).then_some(Next::Option(first_free));
         }
         if optimal {
             return self.wut.first().map(|w| self.option_of(w.step.proc).map_or(Next::BranchNotAnOption, Next::Option));
         }
-        let free = |&o: &u32| !self.done.contains(&o) && !self.asleep(self.options[o as usize]);
-        self.backtrack.iter().copied().find(free).map(Next::Option)
+        self.backtrack.difference(&self.done).copied().find(|&o| !self.asleep(self.options[o as usize])).map(Next::Option)
     }
 
     /// Optimal DPOR: drop the wakeup branches at the front that cannot or
