@@ -106,6 +106,13 @@ pub struct Instrumented {
 }
 
 impl Instrumented {
+    /// The width of a pointer in the module's data layout: 32 for an ILP32
+    /// (-m32) program, 64 otherwise (the driver checks it against the data
+    /// model it links the runtime for).
+    pub fn pointer_bits(&self) -> u32 {
+        unsafe { 8 * llvm_sys::target::LLVMPointerSize(llvm_sys::target::LLVMGetModuleDataLayout(self.module.m)) }
+    }
+
     pub fn to_ll_string(&self) -> String {
         unsafe {
             let p = LLVMPrintModuleToString(self.module.m);
