@@ -353,8 +353,8 @@ pub fn export(wd: &Workdir, input: &Path, opts: &BuildOptions, how: ExportOption
 
 /// Link an instrumented module with the runtime into a native executable.
 /// `data_model` picks the runtime (64- or 32-bit) and clang's -m32; `kind`
-/// is what the module was built from (C programs are linked without
-/// libstdc++, which a 32-bit machine may lack).
+/// is what the module was built from (C programs, and IR that calls no C++,
+/// are linked without libstdc++, which a 32-bit machine may lack).
 pub fn link(wd: &Workdir, module: &tsoify_pass::Instrumented, output: &Path, data_model: DataModel, kind: Option<SourceKind>) -> Result<()> {
     let bc = wd.path("prog.inst.bc");
     module.write_bc(&bc)?;
@@ -365,7 +365,7 @@ pub fn link(wd: &Workdir, module: &tsoify_pass::Instrumented, output: &Path, dat
     // C++ programs need libstdc++ (its vtables and type info, the parts of
     // the library the runtime does not stand in for); C programs do not
     // get a dependency on it
-    if kind != Some(SourceKind::C) {
+    if kind == Some(SourceKind::Cxx) || module.needs_cxx_library() {
         cmd.args(["-Wl,--as-needed", "-lstdc++", "-Wl,--no-as-needed"]);
     }
     let out = cmd.output().with_context(|| format!("cannot run {:?}", cmd.get_program()))?;
