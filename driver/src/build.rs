@@ -209,6 +209,7 @@ fn source_ir(wd: &Workdir, input: &Path, opts: &BuildOptions) -> Result<PathBuf>
     }
     match source_kind(input) {
         Some(SourceKind::C) => compile_c(wd, input, opts),
+        Some(SourceKind::Cxx) if opts.data_model == DataModel::ILP32 => bail!(InputError(format!("{}: {CXX_ILP32}", input.display()))),
         Some(SourceKind::Cxx) => compile_cxx(wd, input, opts),
         Some(SourceKind::Ir) => Ok(input.to_path_buf()),
         None => bail!(InputError(format!("{}: expected a .c, .i, .cpp (.cc, .cxx, .C, .ii), .ll or .bc file", input.display()))),
@@ -233,10 +234,17 @@ pub fn instrument(wd: &Workdir, input: &Path, opts: &BuildOptions) -> Result<tso
     Ok(m)
 }
 
+/// C++ is 64-bit only: the runtime's stand-ins for libstdc++ are matched
+/// by LP64 mangled names (`_Znwm`, i386 has `_Znwj`) and layouts.
+const CXX_ILP32: &str = "C++ is supported under LP64 only, not --data-model ILP32 (the runtime models libstdc++'s 64-bit names and layouts); hint: leave --data-model out";
+
 /// IR given as it is (.ll, .bc) was compiled for a data model already: the
 /// runtime linked to it must be of the same width.
 fn check_pointer_width(input: &Path, m: &tsoify_pass::Instrumented, dm: DataModel) -> Result<()> {
     let (bits, want) = (m.pointer_bits(), if dm == DataModel::ILP32 { 32 } else { 64 });
+    if dm == DataModel::ILP32 && m.needs_cxx_library() {
+        bail!(InputError(format!("{}: {CXX_ILP32}", input.display())));
+    }
     if bits != want {
         let other = if bits == 32 { "ILP32" } else { "LP64" };
         bail!(InputError(format!(

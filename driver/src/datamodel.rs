@@ -37,11 +37,7 @@ impl DataModel {
         match self {
             DataModel::LP64 => Ok(tsoify_runtime::LIBRARY),
             DataModel::ILP32 if !tsoify_runtime::LIBRARY32.is_empty() => Ok(tsoify_runtime::LIBRARY32),
-            DataModel::ILP32 => Err(format!(
-                "--data-model ILP32: this tsoify has no 32-bit runtime ({}); hint: {}, then rebuild tsoify",
-                tsoify_runtime::LIBRARY32_MISSING.trim(),
-                INSTALL_HINT
-            )),
+            DataModel::ILP32 => Err(no_runtime32(tsoify_runtime::LIBRARY32_MISSING)),
         }
     }
 
@@ -52,5 +48,27 @@ impl DataModel {
     }
 }
 
-const INSTALL_HINT: &str =
-    "install Debian's 32-bit C library (apt-get install libc6-dev-i386 lib32gcc-12-dev, or scripts/setup; C++ also needs lib32stdc++-12-dev)";
+const INSTALL_HINT: &str = "install Debian's 32-bit C library (apt-get install libc6-dev-i386 lib32gcc-12-dev, or scripts/setup)";
+
+/// The refusal when runtime/build.rs could not build the 32-bit runtime
+/// (`why`: clang's first error there).
+fn no_runtime32(why: &str) -> String {
+    let why = why.lines().next().unwrap_or("").trim();
+    format!("--data-model ILP32: this tsoify has no 32-bit runtime ({why}); hint: {INSTALL_HINT}, then rebuild tsoify")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn missing_32_bit_files_are_one_line_with_a_hint() {
+        let msg = no_runtime32("/usr/include/features-time64.h:20:10: fatal error: 'bits/wordsize.h' file not found\n1 error generated.");
+        assert_eq!(msg.lines().count(), 1, "{msg}");
+        assert!(msg.contains("'bits/wordsize.h' file not found") && msg.contains("hint: install Debian's 32-bit C library"), "{msg}");
+        let link = "/usr/bin/ld: cannot find crtbeginS.o: No such file or directory";
+        assert!(DataModel::ILP32.missing_files_hint(link).is_some());
+        assert!(DataModel::LP64.missing_files_hint(link).is_none());
+        assert!(DataModel::ILP32.missing_files_hint("error: use of undeclared identifier 'x'").is_none());
+    }
+}

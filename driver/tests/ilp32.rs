@@ -158,7 +158,7 @@ fn litmus_tests_under_ilp32() {
 }
 
 /// IR compiled for one data model is not linked with the other's runtime;
-/// --export is 64-bit only. Both are one-line errors, exit 3.
+/// --export and C++ are 64-bit only. Each is a one-line error, exit 3.
 #[test]
 fn mismatched_inputs_are_exit_3() {
     let dir = tempfile::tempdir().unwrap();
@@ -177,6 +177,11 @@ fn mismatched_inputs_are_exit_3() {
     let err = String::from_utf8_lossy(&o.stderr);
     assert_eq!(o.status.code(), Some(3), "{err}");
     assert!(err.contains("--export builds 64-bit"), "{err}");
+    let cpp = dir.path().join("t.cpp");
+    std::fs::write(&cpp, "#include <thread>\nint main() { std::thread t([] {}); t.join(); }\n").unwrap();
+    let (code, _, err) = run_verify(&["--data-model", "ILP32", cpp.to_str().unwrap()]);
+    assert_eq!(code, 3, "{err}");
+    assert!(err.contains("C++ is supported under LP64 only"), "{err}");
 }
 
 fn build_ilp32(source: &Path, dir: &Path) -> std::path::PathBuf {
