@@ -2,7 +2,9 @@
 // driver links into every instrumented program, and the same sources in
 // export mode into LLVM bitcode (tsoify_export_{atomic,mutex}[_flushers].bc) that
 // `tsoify --export` links into the exported module. The output directory
-// is exported to the crate as TSOIFY_RT_LIB_DIR.
+// is exported to the crate as TSOIFY_RT_LIB_DIR. The static library is
+// built a second time with -m32 (libtsoify_rt32.a) for ILP32 programs, where
+// the machine has the 32-bit C library (runtime32 below).
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
@@ -27,8 +29,83 @@ fn main() {
         .flag_if_supported("-Wno-unused-parameter")
         .compile("tsoify_rt");
     let out = std::env::var("OUT_DIR").unwrap();
+    runtime32(Path::new(&out), &sources);
     export_bitcode(Path::new(&out));
     println!("cargo:rustc-env=TSOIFY_RT_LIB_DIR={out}");
+}
+
+fn llvm_tool(name: &str) -> PathBuf {
+    let prefix = std::env::var("LLVM_SYS_191_PREFIX").unwrap_or_else(|_| "/usr/lib/llvm-19".into());
+    Path::new(&prefix).join("bin").join(name)
+}
+
+/// The runtime for ILP32 programs: the same sources compiled by clang-19
+/// with -m32 (i386, the ABI of SV-COMP's ILP32 tasks) into
+/// libtsoify_rt32.a. A machine without Debian's 32-bit C library
+/// (libc6-dev-i386) cannot: the build still succeeds, with an empty
+/// library and the reason in rt32-missing.txt, and the driver refuses
+/// --data-model ILP32 with it rather than build 64-bit.
+fn runtime32(out: &Path, sources: &[&str]) {
+    // installing the 32-bit libraries changes /usr/lib32: build again then
+    println!("cargo:rerun-if-changed=/usr/lib32");
+    let lib = out.join("libtsoify_rt32.a");
+    let missing = out.join("rt32-missing.txt");
+    let _ = std::fs::remove_file(&lib);
+    let mut objects = vec![];
+    // TSOIFY_NO_RT32=1 builds as a machine without the 32-bit C library
+    // would, to try the refusal
+    println!("cargo:rerun-if-env-changed=TSOIFY_NO_RT32");
+    let mut failure = std::env::var_os("TSOIFY_NO_RT32").map(|_| "built with TSOIFY_NO_RT32 set".to_string());
+    for s in sources {
+        if failure.is_some() {
+            break;
+        }
+        let obj = out.join(format!("rt32_{s}.o"));
+        let result = Command::new(llvm_tool("clang"))
+            .args(["-m32", "-O2", "-std=gnu11", "-fno-stack-protector", "-Wall", "-Wextra", "-Wno-unused-parameter", "-c"])
+            .arg(format!("src/{s}"))
+            .arg("-o")
+            .arg(&obj)
+            .output()
+            .expect("clang-19 runs (set LLVM_SYS_191_PREFIX)");
+        if !result.status.success() {
+            let stderr = String::from_utf8_lossy(&result.stderr);
+            failure = Some(stderr.lines().find(|l| l.contains("error")).unwrap_or("clang -m32 failed").trim().to_string());
+            break;
+        }
+        objects.push(obj);
+    }
+    if failure.is_none() {
+        let status = Command::new(llvm_tool("llvm-ar")).arg("rcs").arg(&lib).args(&objects).status().expect("llvm-ar-19 runs");
+        if !status.success() {
+            failure = Some("llvm-ar failed on the 32-bit runtime".into());
+        }
+    }
+    if failure.is_none() {
+        // linking needs 32-bit crt files and libgcc too (lib32gcc-N-dev)
+        let probe = out.join("probe32.c");
+        std::fs::write(&probe, "#include <pthread.h>\nint main(void) { return pthread_self() == 0; }\n").unwrap();
+        let result = Command::new(llvm_tool("clang"))
+            .args(["-m32", "-w"])
+            .arg(&probe)
+            .arg("-o")
+            .arg(out.join("probe32"))
+            .arg("-lpthread")
+            .output()
+            .expect("clang-19 runs");
+        if !result.status.success() {
+            let stderr = String::from_utf8_lossy(&result.stderr);
+            failure = Some(format!("linking a -m32 program failed: {}", stderr.lines().next().unwrap_or("").trim()));
+        }
+    }
+    match failure {
+        Some(why) => {
+            println!("cargo:warning=no 32-bit runtime (--data-model ILP32 will be refused): {why}");
+            std::fs::write(&lib, b"").unwrap();
+            std::fs::write(&missing, why).unwrap();
+        }
+        None => std::fs::write(&missing, "").unwrap(),
+    }
 }
 
 /// The export runtime: the shared buffer code (memmodel.c, api.c) plus

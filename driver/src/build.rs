@@ -2,11 +2,11 @@
 //! with the runtime. The runtime library and the user header are embedded in
 //! this binary, so an installed `tsoify` needs only clang-19 beside it.
 
+use crate::datamodel::DataModel;
 use anyhow::{anyhow, bail, Context, Result};
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-const RUNTIME_LIB: &[u8] = tsoify_runtime::LIBRARY;
 const USER_HEADER: &str = include_str!("../../include/tsoify.h");
 
 #[derive(Clone, Debug, Default)]
@@ -20,6 +20,8 @@ pub struct BuildOptions {
     pub verbose: bool,
     /// fences to insert (`--with-fences`, fence inference)
     pub fences: Vec<tsoify_pass::FencePoint>,
+    /// LP64, or ILP32 built with -m32 and linked with the 32-bit runtime
+    pub data_model: DataModel,
 }
 
 /// Read a fence list (`--with-fences FILE`): the JSON that
@@ -76,7 +78,6 @@ impl Workdir {
         let dir = tempfile::Builder::new().prefix("tsoify-").tempdir()?;
         std::fs::create_dir_all(dir.path().join("include"))?;
         std::fs::write(dir.path().join("include/tsoify.h"), USER_HEADER)?;
-        std::fs::write(dir.path().join("libtsoify_rt.a"), RUNTIME_LIB)?;
         Ok(Workdir { dir })
     }
     pub fn path(&self, name: &str) -> PathBuf {
@@ -85,11 +86,18 @@ impl Workdir {
 }
 
 fn run_tool(cmd: &mut Command, what: &str, input: &Path) -> Result<()> {
+    run_tool_as(cmd, what, input, DataModel::LP64)
+}
+
+/// `run_tool` for a step that builds for `dm`: a 32-bit build that fails
+/// for want of the 32-bit C library says how to get it.
+fn run_tool_as(cmd: &mut Command, what: &str, input: &Path, dm: DataModel) -> Result<()> {
     let out = cmd.output().with_context(|| format!("cannot run {:?}", cmd.get_program()))?;
     if !out.status.success() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         let first = stderr.lines().find(|l| l.contains("error")).unwrap_or(stderr.lines().next().unwrap_or("")).trim().to_string();
-        bail!(InputError(format!("{what} {} failed: {first}", input.display())));
+        let hint = dm.missing_files_hint(&first).map(|h| format!(" (building ILP32, -m32); hint: {h}")).unwrap_or_default();
+        bail!(InputError(format!("{what} {} failed: {first}{hint}", input.display())));
     }
     Ok(())
 }
@@ -107,12 +115,13 @@ fn compile_c(wd: &Workdir, input: &Path, opts: &BuildOptions) -> Result<PathBuf>
         .args(["-Wno-error=int-conversion", "-Wno-error=incompatible-pointer-types", "-Wno-error=implicit-function-declaration", "-Wno-error=implicit-int"])
         .arg("-I")
         .arg(wd.path("include"))
+        .args(opts.data_model.clang_flags())
         .args(&opts.clang_flags);
     if input.extension().is_some_and(|e| e == "i") {
         cmd.args(["-x", "cpp-output"]);
     }
     cmd.arg(input).arg("-o").arg(&raw);
-    run_tool(&mut cmd, "compiling", input)?;
+    run_tool_as(&mut cmd, "compiling", input, opts.data_model)?;
     let promoted = wd.path("prog.sroa.bc");
     run_tool(Command::new(llvm_tool("opt")?).args(["-passes=sroa"]).arg(&raw).arg("-o").arg(&promoted), "optimising", input)?;
     Ok(promoted)
@@ -131,6 +140,7 @@ fn compile_cxx(wd: &Workdir, input: &Path, opts: &BuildOptions) -> Result<PathBu
         .args(["-std=gnu++20", "-w", "-fno-builtin", "-fno-exceptions"])
         .arg("-I")
         .arg(wd.path("include"))
+        .args(opts.data_model.clang_flags())
         .args(&opts.clang_flags);
     if input.extension().is_some_and(|e| e == "ii") {
         cmd.args(["-x", "c++-cpp-output"]);
@@ -142,7 +152,7 @@ fn compile_cxx(wd: &Workdir, input: &Path, opts: &BuildOptions) -> Result<PathBu
         if let Some(msg) = exceptions_refused(&stderr) {
             bail!(InputError(msg));
         }
-        run_tool(&mut cmd, "compiling", input)?;
+        run_tool_as(&mut cmd, "compiling", input, opts.data_model)?;
     }
     // the library's header code folded into the user's functions
     // (pass/src/cxx.rs, mark_library_inline)
@@ -199,6 +209,7 @@ fn source_ir(wd: &Workdir, input: &Path, opts: &BuildOptions) -> Result<PathBuf>
     }
     match source_kind(input) {
         Some(SourceKind::C) => compile_c(wd, input, opts),
+        Some(SourceKind::Cxx) if opts.data_model == DataModel::ILP32 => bail!(InputError(format!("{}: {CXX_ILP32}", input.display()))),
         Some(SourceKind::Cxx) => compile_cxx(wd, input, opts),
         Some(SourceKind::Ir) => Ok(input.to_path_buf()),
         None => bail!(InputError(format!("{}: expected a .c, .i, .cpp (.cc, .cxx, .C, .ii), .ll or .bc file", input.display()))),
@@ -210,6 +221,7 @@ pub fn instrument(wd: &Workdir, input: &Path, opts: &BuildOptions) -> Result<tso
     let ir = source_ir(wd, input, opts)?;
     let popts = pass_options(opts);
     let m = tsoify_pass::instrument_file(&ir, &popts).map_err(|e| input_error(format!("{}: {e}", input.display())))?;
+    check_pointer_width(input, &m, opts.data_model)?;
     if let Some(f) = m.unplaced_fences.first() {
         bail!(InputError(format!(
             "fence point {}:{}:{} matches no store to shared memory in {}; hint: a point names the store a fence follows, as verify --infer-fences writes it",
@@ -220,6 +232,28 @@ pub fn instrument(wd: &Workdir, input: &Path, opts: &BuildOptions) -> Result<tso
         )));
     }
     Ok(m)
+}
+
+/// C++ is 64-bit only: the runtime's stand-ins for libstdc++ are matched
+/// by LP64 mangled names (`_Znwm`, i386 has `_Znwj`) and layouts.
+const CXX_ILP32: &str = "C++ is supported under LP64 only, not --data-model ILP32 (the runtime models libstdc++'s 64-bit names and layouts); hint: leave --data-model out";
+
+/// IR given as it is (.ll, .bc) was compiled for a data model already: the
+/// runtime linked to it must be of the same width.
+fn check_pointer_width(input: &Path, m: &tsoify_pass::Instrumented, dm: DataModel) -> Result<()> {
+    let (bits, want) = (m.pointer_bits(), if dm == DataModel::ILP32 { 32 } else { 64 });
+    if dm == DataModel::ILP32 && m.needs_cxx_library() {
+        bail!(InputError(format!("{}: {CXX_ILP32}", input.display())));
+    }
+    if bits != want {
+        let other = if bits == 32 { "ILP32" } else { "LP64" };
+        bail!(InputError(format!(
+            "{}: the module has {bits}-bit pointers, but the data model is {dm:?}; hint: pass --data-model {other}, or compile it with{} -m32",
+            input.display(),
+            if bits == 32 { "out" } else { "" }
+        )));
+    }
+    Ok(())
 }
 
 fn pass_options(opts: &BuildOptions) -> tsoify_pass::Options {
@@ -309,6 +343,10 @@ pub fn export(wd: &Workdir, input: &Path, opts: &BuildOptions, how: ExportOption
             opts.bound
         )));
     }
+    if opts.data_model == DataModel::ILP32 {
+        // the export runtime's bitcode is 64-bit (runtime/build.rs)
+        bail!(InputError("--export builds 64-bit (LP64) only, not --data-model ILP32; hint: leave --data-model out, or check the program with verify --data-model ILP32".into()));
+    }
     let ir = source_ir(wd, input, opts)?;
     let runtime = match (how.atomic, how.flush) {
         _ if how.checker == Some(ExportFor::Genmc) => tsoify_runtime::EXPORT_GENMC_BC,
@@ -322,15 +360,22 @@ pub fn export(wd: &Workdir, input: &Path, opts: &BuildOptions, how: ExportOption
 }
 
 /// Link an instrumented module with the runtime into a native executable.
-pub fn link(wd: &Workdir, module: &tsoify_pass::Instrumented, output: &Path) -> Result<()> {
+/// `data_model` picks the runtime (64- or 32-bit) and clang's -m32; `kind`
+/// is what the module was built from (C programs, and IR that calls no C++,
+/// are linked without libstdc++, which a 32-bit machine may lack).
+pub fn link(wd: &Workdir, module: &tsoify_pass::Instrumented, output: &Path, data_model: DataModel, kind: Option<SourceKind>) -> Result<()> {
     let bc = wd.path("prog.inst.bc");
     module.write_bc(&bc)?;
+    let runtime = wd.path("libtsoify_rt.a");
+    std::fs::write(&runtime, data_model.runtime().map_err(input_error)?)?;
     let mut cmd = Command::new(llvm_tool("clang")?);
-    cmd.args(["-O2", "-w"]).arg(&bc).arg(wd.path("libtsoify_rt.a")).arg("-o").arg(output).arg("-lpthread");
+    cmd.args(["-O2", "-w"]).args(data_model.clang_flags()).arg(&bc).arg(&runtime).arg("-o").arg(output).arg("-lpthread");
     // C++ programs need libstdc++ (its vtables and type info, the parts of
     // the library the runtime does not stand in for); C programs do not
     // get a dependency on it
-    cmd.args(["-Wl,--as-needed", "-lstdc++", "-Wl,--no-as-needed"]);
+    if kind == Some(SourceKind::Cxx) || module.needs_cxx_library() {
+        cmd.args(["-Wl,--as-needed", "-lstdc++", "-Wl,--no-as-needed"]);
+    }
     let out = cmd.output().with_context(|| format!("cannot run {:?}", cmd.get_program()))?;
     if out.status.success() {
         return Ok(());
@@ -339,7 +384,7 @@ pub fn link(wd: &Workdir, module: &tsoify_pass::Instrumented, output: &Path) -> 
     if let Some(msg) = undefined_functions(&stderr) {
         bail!(InputError(msg));
     }
-    run_tool(&mut cmd, "linking", output)
+    run_tool_as(&mut cmd, "linking", output, data_model)
 }
 
 /// The linker's "undefined reference" lines as one error: the first
@@ -372,8 +417,10 @@ fn undefined_functions(linker_stderr: &str) -> Option<String> {
 /// The whole of `tsoify`: build `input` into the executable `output`.
 pub fn build(input: &Path, output: &Path, opts: &BuildOptions) -> Result<tsoify_pass::Instrumented> {
     let wd = Workdir::new()?;
+    // no 32-bit runtime: refused before anything is compiled
+    opts.data_model.runtime().map_err(input_error)?;
     let m = instrument(&wd, input, opts)?;
-    link(&wd, &m, output)?;
+    link(&wd, &m, output, opts.data_model, source_kind(input))?;
     Ok(m)
 }
 

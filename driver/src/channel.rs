@@ -239,6 +239,15 @@ pub struct Shm {
 /// The size the C header asserts too (a layout change fails to compile).
 pub const SHM_BYTES: usize = 19_339_888;
 const _: () = assert!(std::mem::size_of::<Shm>() == SHM_BYTES);
+// the offsets the C header asserts under -m32 and -m64 alike (an ILP32
+// program's runtime shares this memory with the 64-bit verify)
+const _: () = {
+    use std::mem::{offset_of, size_of};
+    assert!(size_of::<Choice>() == 28 && size_of::<Footprint>() == 24 && size_of::<Sleeper>() == 8 && size_of::<Event>() == 56);
+    assert!(offset_of!(Event, addr) == 8 && offset_of!(Event, aux) == 24 && offset_of!(Event, fp) == 32);
+    assert!(offset_of!(Shm, steps) == 104 && offset_of!(Shm, choices) == 4720);
+    assert!(offset_of!(Shm, events) == 7_344_752 && offset_of!(Shm, sleep_fps) == 16_783_984);
+};
 
 /// How an execution ended (enum tsoify_status).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, serde::Serialize)]

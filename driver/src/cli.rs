@@ -24,6 +24,13 @@ pub struct BuildArgs {
     /// fence, or under PSO a store-store barrier, right after each store named.
     #[arg(long, value_name = "FILE")]
     pub with_fences: Option<std::path::PathBuf>,
+    /// Build for this data model: LP64 (64-bit long and pointers, the
+    /// default) or ILP32 (32-bit, built with clang -m32 for i386 Linux and
+    /// linked with the 32-bit runtime; needs Debian's libc6-dev-i386 and
+    /// lib32gcc-12-dev). `verify --svcomp` takes it from the task's
+    /// options.data_model by default.
+    #[arg(long, value_name = "MODEL", value_parser = crate::datamodel::DataModel::parse)]
+    pub data_model: Option<crate::datamodel::DataModel>,
 }
 
 impl BuildArgs {

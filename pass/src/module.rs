@@ -106,6 +106,24 @@ pub struct Instrumented {
 }
 
 impl Instrumented {
+    /// The width of a pointer in the module's data layout: 32 for an ILP32
+    /// (-m32) program, 64 otherwise (the driver checks it against the data
+    /// model it links the runtime for).
+    pub fn pointer_bits(&self) -> u32 {
+        unsafe { 8 * llvm_sys::target::LLVMPointerSize(llvm_sys::target::LLVMGetModuleDataLayout(self.module.m)) }
+    }
+
+    /// Whether the module calls into a C++ library (a declared function
+    /// with a mangled name, or the C++ ABI's): it is linked with libstdc++
+    /// then, a C program without it.
+    pub fn needs_cxx_library(&self) -> bool {
+        ir::functions(self.module.m).into_iter().any(|f| {
+            let n = ir::name(f);
+            let declared = unsafe { LLVMIsDeclaration(f) != 0 };
+            declared && (n.starts_with("_Z") || n.starts_with("__cxa_") || n.starts_with("__gxx_"))
+        })
+    }
+
     pub fn to_ll_string(&self) -> String {
         unsafe {
             let p = LLVMPrintModuleToString(self.module.m);

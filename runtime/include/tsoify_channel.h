@@ -11,6 +11,14 @@
 #ifndef TSOIFY_CHANNEL_H
 #define TSOIFY_CHANNEL_H
 #include <stdint.h>
+#include <stddef.h>
+
+/* A 64-bit field of the channel. verify is always 64-bit, the program may
+ * be 32-bit (ILP32, built with -m32), where a plain uint64_t is only 4-byte
+ * aligned inside a struct: aligned(8) gives every such field, and so every
+ * struct that holds one, the same offsets and size in both. Addresses
+ * travel in these, zero-extended from 32 bits in an ILP32 program. */
+#define TSOIFY_U64 uint64_t __attribute__((aligned(8)))
 
 #define TSOIFY_CHANNEL_MAGIC   0x54534f49u /* "TSOI" */
 #define TSOIFY_CHANNEL_VERSION 9u
@@ -118,7 +126,8 @@ struct tsoify_choice {
 #define TSOIFY_OBJ_THREAD_TABLE 2u /* pthread_create: thread ids are handed out in order */
 
 struct tsoify_footprint {
-  uint64_t lo, hi;
+  TSOIFY_U64 lo;
+  TSOIFY_U64 hi;
   uint16_t proc;   /* the process the event belongs to */
   uint16_t owner;  /* FLUSH / AFTER_FLUSHES: the thread whose buffers */
   uint8_t access;  /* TSOIFY_FP_* bits; 0 = touches nothing another process sees */
@@ -191,8 +200,8 @@ struct tsoify_event {
   uint8_t kind;
   uint8_t size;
   uint32_t loc;    /* source location id, index into the program's loc table */
-  uint64_t addr;
-  uint64_t value;  /* first 8 bytes, little-endian */
+  TSOIFY_U64 addr;
+  TSOIFY_U64 value; /* first 8 bytes, little-endian */
   uint32_t aux;
   uint32_t aux2;
   struct tsoify_footprint fp;
@@ -233,7 +242,7 @@ struct tsoify_shm {
   uint32_t n_events;
   uint32_t outcome_len;
   uint32_t signal;     /* set by the fork server for CRASH */
-  uint64_t steps;
+  TSOIFY_U64 steps;
   char message[TSOIFY_MESSAGE_BYTES];
   char outcome[TSOIFY_OUTCOME_BYTES];
   struct tsoify_choice choices[TSOIFY_MAX_CHOICES];
@@ -250,6 +259,18 @@ struct tsoify_shm {
 /* Both sides assert this size, so a layout change shows up at compile time. */
 #define TSOIFY_SHM_BYTES 19339888u
 _Static_assert(sizeof(struct tsoify_shm) == TSOIFY_SHM_BYTES, "update TSOIFY_SHM_BYTES here and SHM_BYTES in channel.rs");
+/* The layout both sides (a 32-bit program and the 64-bit verify) must
+ * share, as driver/src/channel.rs has it: a change that differs between
+ * -m32 and -m64 fails to compile the 32-bit runtime here. */
+_Static_assert(sizeof(struct tsoify_choice) == 28, "tsoify_choice layout");
+_Static_assert(sizeof(struct tsoify_footprint) == 24 && offsetof(struct tsoify_footprint, proc) == 16, "tsoify_footprint layout");
+_Static_assert(sizeof(struct tsoify_sleeper) == 8, "tsoify_sleeper layout");
+_Static_assert(sizeof(struct tsoify_event) == 56 && offsetof(struct tsoify_event, addr) == 8 && offsetof(struct tsoify_event, aux) == 24 &&
+                   offsetof(struct tsoify_event, fp) == 32,
+               "tsoify_event layout");
+_Static_assert(offsetof(struct tsoify_shm, steps) == 104 && offsetof(struct tsoify_shm, choices) == 4720 &&
+                   offsetof(struct tsoify_shm, events) == 7344752 && offsetof(struct tsoify_shm, sleep_fps) == 16783984,
+               "tsoify_shm layout");
 
 /* Fork-server protocol on the control pipes: the explorer writes one
  * uint32_t command, the server answers with one uint32_t. */

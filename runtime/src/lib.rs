@@ -4,6 +4,11 @@
 
 /// `libtsoify_rt.a`, as built by this crate's build script.
 pub static LIBRARY: &[u8] = include_bytes!(concat!(env!("TSOIFY_RT_LIB_DIR"), "/libtsoify_rt.a"));
+/// The same runtime built with -m32, for ILP32 programs; empty where the
+/// machine could not build it (then `LIBRARY32_MISSING` says why).
+pub static LIBRARY32: &[u8] = include_bytes!(concat!(env!("TSOIFY_RT_LIB_DIR"), "/libtsoify_rt32.a"));
+/// Why there is no 32-bit runtime (clang's first error), or "".
+pub const LIBRARY32_MISSING: &str = include_str!(concat!(env!("TSOIFY_RT_LIB_DIR"), "/rt32-missing.txt"));
 /// The export-mode runtime as LLVM bitcode, runtime steps made atomic with
 /// `__VERIFIER_atomic_begin/end` (`tsoify --export`).
 pub static EXPORT_ATOMIC_BC: &[u8] = include_bytes!(concat!(env!("TSOIFY_RT_LIB_DIR"), "/tsoify_export_atomic.bc"));

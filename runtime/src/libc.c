@@ -15,7 +15,12 @@
 #include <sys/mman.h>
 #include "rt.h"
 
+#if UINTPTR_MAX > 0xffffffffu
 #define HEAP_BYTES (1ull << 32) /* reserved, not committed */
+#else
+/* a 32-bit (ILP32) program has 4 GiB of address space in all: 16 MiB a thread */
+#define HEAP_BYTES (1u << 30)
+#endif
 #define HEAP_SLICE (HEAP_BYTES / RT_MAX_THREADS)
 #define HEAP_ALIGN 16
 
@@ -106,11 +111,11 @@ short __tsoify_nondet_short(void) { return (short)nondet(16, 1); }
 unsigned short __tsoify_nondet_ushort(void) { return (unsigned short)nondet(16, 0); }
 int __tsoify_nondet_int(void) { return (int)nondet(32, 1); }
 unsigned __tsoify_nondet_uint(void) { return (unsigned)nondet(32, 0); }
-long __tsoify_nondet_long(void) { return (long)nondet(64, 1); }
-unsigned long __tsoify_nondet_ulong(void) { return (unsigned long)nondet(64, 0); }
+long __tsoify_nondet_long(void) { return (long)nondet(8 * sizeof(long), 1); } /* 32 bits under ILP32 */
+unsigned long __tsoify_nondet_ulong(void) { return (unsigned long)nondet(8 * sizeof(long), 0); }
 long long __tsoify_nondet_longlong(void) { return (long long)nondet(64, 1); }
 unsigned long long __tsoify_nondet_ulonglong(void) { return (unsigned long long)nondet(64, 0); }
-void *__tsoify_nondet_pointer(void) { return (void *)(intptr_t)nondet(64, 0); }
+void *__tsoify_nondet_pointer(void) { return (void *)(intptr_t)nondet(8 * sizeof(void *), 0); }
 
 /* The choice point of a program exported by `tsoify --export`: the pass
  * puts this in place of the export's own rt_choose (ABI.md, "Export mode"),

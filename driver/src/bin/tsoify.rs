@@ -112,9 +112,12 @@ fn main() {
             eprintln!("tsoify: {e}");
             std::process::exit(exit::USAGE)
         }),
+        data_model: cli.build.data_model.unwrap_or_default(),
     };
     let result = (|| -> anyhow::Result<PathBuf> {
         let wd = build::Workdir::new()?;
+        // no 32-bit runtime: refused before anything is compiled
+        opts.data_model.runtime().map_err(anyhow::Error::msg)?;
         if cli.export {
             let how = export_options(&cli)?;
             if how.flush == build::ExportFlush::Threads && build::model_name(cli.model) == "pso" && cli.buffer_size > 2 {
@@ -139,7 +142,7 @@ fn main() {
             Ok(out)
         } else {
             let out = cli.output.clone().unwrap_or_else(|| cli.program.with_extension("tso"));
-            build::link(&wd, &m, &out)?;
+            build::link(&wd, &m, &out, opts.data_model, build::source_kind(&cli.program))?;
             Ok(out)
         }
     })();

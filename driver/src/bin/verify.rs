@@ -211,11 +211,6 @@ struct Cli {
     /// witness.yml in the current directory.
     #[arg(long, value_name = "FILE", requires = "svcomp")]
     witness: Option<PathBuf>,
-    /// With --svcomp: the task's data model, ILP32 or LP64 (default: the
-    /// task's options.data_model, else LP64). tsoify builds 64-bit either way;
-    /// this goes into the witness.
-    #[arg(long, value_name = "MODEL", value_parser = svcomp::DataModel::parse, requires = "svcomp")]
-    data_model: Option<svcomp::DataModel>,
     /// Data races: two accesses to the same bytes by different threads, at
     /// least one a write and one not atomic, that C11 happens-before does
     /// not order (threads, mutexes, release/acquire, atomic blocks; see
@@ -308,6 +303,8 @@ fn build_options(cli: &Cli, model: u32, fences: Vec<tsoify_pass::FencePoint>) ->
         clang_flags: cli.build.clang_flags(),
         verbose: false,
         fences,
+        // with --svcomp, the task's unless --data-model says otherwise (main)
+        data_model: cli.build.data_model.unwrap_or_default(),
     }
 }
 
@@ -484,12 +481,12 @@ fn compare(cli: &Cli, program: &Path, info_path: &Path, warnings: Vec<String>) -
 fn main() {
     // behave like a Unix tool when the reader of our output goes away (| head)
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
-    let cli: Cli = tsoify::cli::parse();
+    let mut cli: Cli = tsoify::cli::parse();
     let keep = tempfile::Builder::new().prefix("verify-").tempdir().unwrap_or_else(|e| fail(e));
     let _ = WORKDIR.set(keep.path().to_path_buf());
     // --svcomp: what to check, decided before anything is built
     let setup = cli.svcomp.then(|| {
-        svcomp::Setup::new(&cli.program, cli.property.as_deref(), cli.data_model).unwrap_or_else(|e| fail(format!("{e:#}")))
+        svcomp::Setup::new(&cli.program, cli.property.as_deref(), cli.build.data_model).unwrap_or_else(|e| fail(format!("{e:#}")))
     });
     if let Some(setup) = &setup {
         if let Some(reason) = setup.property.kind.unsupported_reason() {
@@ -500,9 +497,10 @@ fn main() {
             write_html(&cli, &verdict, None, &ProgramInfo::default(), &[]);
             finish(exit::UNKNOWN);
         }
-        for note in setup.notes() {
-            println!("{note}");
-        }
+    }
+    if let Some(setup) = &setup {
+        // the task's data model is what the program is built for
+        cli.build.data_model = Some(setup.data_model);
     }
     let source = match &setup {
         Some(s) => s.program.clone(),

@@ -3,24 +3,9 @@
 use super::property::{PropertyKind, PropertySpec};
 use super::task::Task;
 use anyhow::{anyhow, bail, Result};
-use serde::Serialize;
 use std::path::{Path, PathBuf};
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum DataModel {
-    ILP32,
-    LP64,
-}
-
-impl DataModel {
-    pub fn parse(s: &str) -> Result<DataModel, String> {
-        match s {
-            "ILP32" | "32bit" => Ok(DataModel::ILP32),
-            "LP64" | "64bit" => Ok(DataModel::LP64),
-            _ => Err(format!("unknown data model `{s}` (expected ILP32 or LP64)")),
-        }
-    }
-}
+pub use crate::datamodel::DataModel;
 
 // ---------------------------------------------------------------------------
 // What `verify --svcomp` is asked to do
@@ -70,15 +55,6 @@ impl Setup {
             (None, None) => DataModel::LP64,
         };
         Ok(Setup { program: file, task, property, data_model })
-    }
-
-    /// Lines to print before the report (one line each).
-    pub fn notes(&self) -> Vec<String> {
-        let mut notes = vec![];
-        if self.data_model == DataModel::ILP32 {
-            notes.push("note: ILP32 task: tsoify builds 64-bit (LP64), so long and pointer sizes differ from the task's".into());
-        }
-        notes
     }
 }
 
