@@ -63,11 +63,36 @@ fn an_assume_makes_the_error_infeasible() {
     }
 }
 
-/// Where the tracking cannot follow a value (a call, an address), a bug
-/// that needs one value cannot be ruled out: UNKNOWN with the reason.
+/// Values travel through calls and returns: a bug in a callee is found,
+/// and SV-COMP's helper functions (assume_abort_if_not, __VERIFIER_assert)
+/// give TRUE on a safe task and FALSE with the value on a buggy one.
+#[test]
+fn values_go_through_calls_and_returns() {
+    for model in MODELS {
+        let (code, out, err) = verify_on("call.c", model);
+        assert_eq!(code, 1, "{model}: {out}{err}");
+        assert!(out.contains("nondet -> 42"), "{model}: {out}");
+        let (code, out, err) = run_verify(&["--svcomp", "--model", model, &program("call-safe.c")]);
+        assert_eq!(code, 0, "{model}: {out}{err}");
+        assert!(out.trim_end().ends_with("Result: TRUE"), "{model}: {out}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let safe = std::fs::read_to_string(program("call-safe.c")).unwrap();
+    assert!(safe.contains("n == 8"));
+    let bug = write_c(dir.path(), "call-bug.c", &safe.replace("n == 8", "n == 7"));
+    let witness = dir.path().join("witness.yml");
+    let (code, out, err) = run_verify(&["--svcomp", "--witness", witness.to_str().unwrap(), bug.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("nondet -> 8") && out.trim_end().ends_with("Result: FALSE(unreach-call)"), "{out}");
+    assert!(witness.exists());
+}
+
+/// Where the tracking cannot follow a value (a library function, an
+/// address), a bug that needs one value cannot be ruled out: UNKNOWN with
+/// the reason.
 #[test]
 fn a_value_the_tracking_loses_leaves_unknown() {
-    for (name, reason) in [("lost-call.c", "is passed to a function"), ("lost-index.c", "is used in an address")] {
+    for (name, reason) in [("lost-library.c", "is passed to a function that is not instrumented"), ("lost-index.c", "is used in an address")] {
         for model in MODELS {
             let (code, out, err) = verify_on(name, model);
             assert_eq!(code, 2, "{name} under {model}: {out}{err}");

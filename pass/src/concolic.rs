@@ -82,6 +82,13 @@ pub struct Sym {
     store: Fun,
     claim: Fun,
     load: Fun,
+    call: Fun,
+    arg: Fun,
+    called: Fun,
+    param: Fun,
+    entered: Fun,
+    ret: Fun,
+    retval: Fun,
 }
 
 /// Does the module call a wide nondet function?
@@ -126,6 +133,13 @@ pub fn prepare(ctx: LLVMContextRef, m: LLVMModuleRef) -> Sym {
             store: declare(m, "__tsoify_sym_store", v, &[p, i64t, i32t, i64t, i32t]),
             claim: declare(m, "__tsoify_sym_claim", v, &[p]),
             load: declare(m, "__tsoify_sym_load", i32t, &[p, i64t, i64t, i32t]),
+            call: declare(m, "__tsoify_sym_call", v, &[p]),
+            arg: declare(m, "__tsoify_sym_arg", v, &[i32t, i32t, i64t, i32t]),
+            called: declare(m, "__tsoify_sym_called", v, &[]),
+            param: declare(m, "__tsoify_sym_param", i32t, &[p, i32t, i64t, i32t]),
+            entered: declare(m, "__tsoify_sym_entered", v, &[p]),
+            ret: declare(m, "__tsoify_sym_return", v, &[p, i32t, i64t, i32t]),
+            retval: declare(m, "__tsoify_sym_retval", i32t, &[p, i64t, i32t]),
         }
     }
 }
@@ -144,6 +158,26 @@ fn tracked_width(v: Value) -> bool {
 
 fn callee_name(i: Value) -> String {
     ir::called_function(i).map(ir::name).unwrap_or_default()
+}
+
+/// A call whose callee may be a function of the program (instrumented):
+/// a defined one, or one through a pointer.
+fn calls_program_code(i: Value) -> bool {
+    if ir::is_inline_asm_call(i) {
+        return false;
+    }
+    match ir::called_function(i) {
+        Some(f) => {
+            let name = ir::name(f);
+            !ir::is_declaration(f) && !name.starts_with("__tsoify_") && !name.starts_with("llvm.")
+        }
+        None => true,
+    }
+}
+
+/// The called value of a call (its last operand).
+fn called_value(i: Value) -> Value {
+    unsafe { LLVMGetCalledValue(i) }
 }
 
 fn sym_op(op: Op) -> Option<u32> {
@@ -214,9 +248,18 @@ pub fn instrument(m: LLVMModuleRef, f: Value, b: LLVMBuilderRef, sym: &Sym) {
     let mut esc = Escapes::default();
     // may depend on a wide nondet value
     let mut s: HashSet<Value> = HashSet::new();
+    let params: Vec<Value> = (0..unsafe { LLVMCountParams(f) }).map(|k| unsafe { LLVMGetParam(f, k) }).collect();
+    for &p in &params {
+        if tracked_width(p) && !is_main {
+            s.insert(p);
+        }
+    }
     for &i in &insts {
         match ir::opcode(i) {
             Some(Op::LLVMCall) if WIDE_NONDET.contains(&callee_name(i).as_str()) && tracked_width(i) => {
+                s.insert(i);
+            }
+            Some(Op::LLVMCall) if calls_program_code(i) && tracked_width(i) => {
                 s.insert(i);
             }
             Some(Op::LLVMLoad) if tracked_width(i) && !esc.is_private(ir::operand(i, 0)) => {
@@ -251,6 +294,20 @@ pub fn instrument(m: LLVMModuleRef, f: Value, b: LLVMBuilderRef, sym: &Sym) {
     let mut fixups: Vec<(Value, u32, Value)> = vec![];
     let mut phis: Vec<(Value, Value)> = vec![];
     let width = |v: Value| int_bits(v).unwrap_or(0);
+    // the parameters' ids, at the entry
+    let tracked_params: Vec<(u32, Value)> = params.iter().enumerate().filter(|(_, p)| s.contains(p)).map(|(k, &p)| (k as u32, p)).collect();
+    if !tracked_params.is_empty() {
+        unsafe {
+            let entry = LLVMGetEntryBasicBlock(f);
+            LLVMPositionBuilderBefore(b, first_non_phi_from(LLVMGetFirstInstruction(entry)));
+        }
+        for &(k, p) in &tracked_params {
+            let w = bl.wide(p);
+            let id = bl.call(sym.param, &[f, bl.c32(k), w, bl.c32(width(p))]);
+            ids.insert(p, id);
+        }
+        bl.call(sym.entered, &[f]);
+    }
     // the id of each tracked value
     for &i in insts.iter().filter(|i| s.contains(i)) {
         let op = ir::opcode(i).unwrap();
@@ -270,10 +327,16 @@ pub fn instrument(m: LLVMModuleRef, f: Value, b: LLVMBuilderRef, sym: &Sym) {
                 phis.push((i, p));
                 p
             },
-            Op::LLVMCall => {
+            Op::LLVMCall if WIDE_NONDET.contains(&callee_name(i).as_str()) => {
                 bl.after(i);
                 let w = bl.wide(i);
                 bl.call(sym.result, &[w, bl.c32(width(i))])
+            }
+            Op::LLVMCall => {
+                // a program function's result
+                bl.after(i);
+                let w = bl.wide(i);
+                bl.call(sym.retval, &[called_value(i), w, bl.c32(width(i))])
             }
             Op::LLVMLoad => {
                 let ptr = ir::operand(i, 0);
@@ -338,10 +401,10 @@ pub fn instrument(m: LLVMModuleRef, f: Value, b: LLVMBuilderRef, sym: &Sym) {
     // the uses of tracked values that are not tracked operations
     let line = |i: Value| ir::debug_loc(i).1;
     for &i in &insts {
-        if s.contains(&i) {
-            continue;
-        }
         let Some(op) = ir::opcode(i) else { continue };
+        if s.contains(&i) && op != Op::LLVMCall {
+            continue; // (a call's arguments are uses even when its result is tracked)
+        }
         let lost = |v: Value, why: u32| {
             bl.before(i);
             bl.call(sym.lost, &[ids[&v], bl.c32(why), bl.c32(line(i))]);
@@ -378,6 +441,26 @@ pub fn instrument(m: LLVMModuleRef, f: Value, b: LLVMBuilderRef, sym: &Sym) {
                     bl.before(i);
                     let w = bl.wide(args[0]);
                     bl.call(sym.branch, &[ids[&args[0]], w, bl.c32(width(args[0]))]);
+                } else if calls_program_code(i) {
+                    if args.iter().any(|a| s.contains(a)) {
+                        // the ids go through the runtime's argument slots
+                        let fixed = unsafe { LLVMCountParamTypes(LLVMGetCalledFunctionType(i)) };
+                        bl.before(i);
+                        bl.call(sym.call, &[called_value(i)]);
+                        for (k, &a) in args.iter().enumerate() {
+                            if !s.contains(&a) {
+                                continue;
+                            }
+                            if (k as u32) < fixed {
+                                let w = bl.wide(a);
+                                bl.call(sym.arg, &[bl.c32(k as u32), ids[&a], w, bl.c32(width(a))]);
+                            } else {
+                                bl.call(sym.lost, &[ids[&a], bl.c32(LOST_CALL), bl.c32(line(i))]);
+                            }
+                        }
+                        bl.after(i);
+                        bl.call(sym.called, &[]);
+                    }
                 } else if !name.starts_with("llvm.dbg.") && !name.starts_with("__tsoify_") && !name.starts_with("llvm.lifetime.") {
                     for a in args.into_iter().filter(|a| s.contains(a)) {
                         lost(a, LOST_CALL);
@@ -387,6 +470,15 @@ pub fn instrument(m: LLVMModuleRef, f: Value, b: LLVMBuilderRef, sym: &Sym) {
             _ => {
                 let why = match op {
                     Op::LLVMRet if is_main => continue, // main's result is no property
+                    Op::LLVMRet if unsafe { LLVMGetNumOperands(i) } == 1 && tracked_width(ir::operand(i, 0)) => {
+                        let v = ir::operand(i, 0);
+                        if s.contains(&v) {
+                            bl.before(i);
+                            let w = bl.wide(v);
+                            bl.call(sym.ret, &[f, ids[&v], w, bl.c32(width(v))]);
+                        }
+                        continue;
+                    }
                     Op::LLVMRet => LOST_RETURN,
                     Op::LLVMSwitch => LOST_SWITCH,
                     Op::LLVMGetElementPtr | Op::LLVMIntToPtr => LOST_ADDRESS,

@@ -37,8 +37,8 @@ int rt_sym_active(void) { return &__tsoify_concolic && __tsoify_concolic; }
 /* why the pass reports a lost value (__tsoify_sym_lost) */
 static const char *const lost_what[] = {
   "?",
-  "is passed to a function (calls are not followed yet)",
-  "is returned from a function (calls are not followed yet)",
+  "is passed to a function that is not instrumented (a library function)",
+  "is returned from a function (not followed there)",
   "selects a switch case",
   "is used in an address",
   "is stored into a local variable the runtime does not see",
@@ -145,14 +145,96 @@ uint32_t __tsoify_sym_result(uint64_t v, uint32_t bits) {
   return id;
 }
 
+void rt_sym_spawned(void) { spawned = 1; }
+
+/* ---- calls: argument and result ids travel through per-thread slots ---- */
+
+#define MAX_ARGS 16
+static const void *call_target[RT_MAX_THREADS]; /* set between a call's arguments and its callee's entry */
+static uint32_t call_args[RT_MAX_THREADS][MAX_ARGS];
+static const void *ret_from[RT_MAX_THREADS];
+static uint32_t ret_id[RT_MAX_THREADS];
+
+static void clear_call(int t) {
+  call_target[t] = 0;
+  memset(call_args[t], 0, sizeof call_args[t]);
+}
+
+static int call_args_pending(int t) {
+  for (int k = 0; k < MAX_ARGS; k++)
+    if (call_args[t][k]) return 1;
+  return 0;
+}
+
+/* before a call with a tracked argument (the callee: its address) */
+void __tsoify_sym_call(const void *callee) {
+  int t = rt_cur;
+  clear_call(t);
+  call_target[t] = callee;
+}
+
+void __tsoify_sym_arg(uint32_t k, uint32_t id, uint64_t v, uint32_t bits) {
+  if (!id || !in_step(id, v, bits)) return;
+  if (k >= MAX_ARGS) {
+    untracked("a value built from a nondet value is argument %u of a call (at most %u are followed)", k + 1, MAX_ARGS);
+    return;
+  }
+  call_args[rt_cur][k] = id;
+}
+
+/* after such a call: arguments no callee took went to code the pass did not see */
+void __tsoify_sym_called(void) {
+  int t = rt_cur;
+  if (call_args_pending(t)) untracked("a value built from a nondet value is passed to a function that is not instrumented (a library function, called through a pointer?)");
+  clear_call(t);
+}
+
+/* at the entry of a program function: the id of integer parameter k */
+uint32_t __tsoify_sym_param(const void *self, uint32_t k, uint64_t v, uint32_t bits) {
+  int t = rt_cur;
+  if (call_target[t] != self || k >= MAX_ARGS) return 0;
+  uint32_t id = call_args[t][k];
+  if (id && !in_step(id, v, bits)) return 0;
+  return id;
+}
+
+void __tsoify_sym_entered(const void *self) {
+  int t = rt_cur;
+  if (call_target[t] == self) clear_call(t);
+}
+
+/* before a return of a tracked value */
+void __tsoify_sym_return(const void *self, uint32_t id, uint64_t v, uint32_t bits) {
+  if (!id || !in_step(id, v, bits)) return;
+  int t = rt_cur;
+  if (ret_id[t]) untracked("a value built from a nondet value was returned to code that is not instrumented");
+  ret_from[t] = self;
+  ret_id[t] = id;
+}
+
+/* after a call of a function returning an integer: the id of its result */
+uint32_t __tsoify_sym_retval(const void *callee, uint64_t v, uint32_t bits) {
+  int t = rt_cur;
+  uint32_t id = ret_id[t];
+  const void *from = ret_from[t];
+  ret_id[t] = 0, ret_from[t] = 0;
+  if (!id) return 0;
+  if (from != callee) {
+    untracked("a value built from a nondet value was returned to code that is not instrumented");
+    return 0;
+  }
+  return in_step(id, v, bits) ? id : 0;
+}
+
 /* the end of an execution: a nondet value no instrumented call took */
 void rt_sym_end(void) {
   if (!rt_sym_active()) return;
-  for (int t = 0; t < RT_MAX_THREADS; t++)
+  for (int t = 0; t < RT_MAX_THREADS; t++) {
     if (last_var[t]) untracked("a nondet value was returned where the instrumentation did not take it (a call through a pointer?)");
+    if (ret_id[t]) untracked("a value built from a nondet value was returned to code that is not instrumented");
+    if (call_args_pending(t)) untracked("a value built from a nondet value is passed to a function that is not instrumented");
+  }
 }
-
-void rt_sym_spawned(void) { spawned = 1; }
 
 /* ---- operations (the pass calls these only where an operand may be symbolic) ---- */
 

@@ -1,5 +1,5 @@
-// The value is passed to a function (not followed yet): the bug at x == 42
-// cannot be found, so the answer must stay UNKNOWN with the reason (never SAFE).
+// The value reaches the comparison through a call: its id travels with the
+// argument, so the bug at x == 42 is found.
 extern int __VERIFIER_nondet_int(void);
 extern void reach_error(void);
 
