@@ -3,18 +3,22 @@
 //!
 //! Only in a module that calls a nondet function wider than 8 bits (the
 //! others are enumerated), and there only the integer instructions that may
-//! depend on such a value: a forward dataflow from the nondet calls and
-//! from integer loads of memory the runtime sees (memory may hold one)
-//! through arithmetic, comparisons, casts, selects and phis. Each of those
+//! depend on such a value: a forward dataflow from the nondet calls, from
+//! integer loads of memory the runtime sees (memory may hold one), from
+//! integer parameters and from results of the program's functions, through
+//! arithmetic, comparisons, casts, selects and phis. Each of those
 //! gets a runtime call after it that builds its expression node and returns
 //! the node's id (an `i32`, 0 = concrete), which travels beside the value:
 //! the id of an operand is the id its instruction got, and a phi gets a
 //! phi of ids. Branches and assumes on such a value report the path
 //! condition; stores report the value stored (the runtime keeps a shadow of
-//! memory). Every other use of such a value (a call argument, a return, an
-//! address, a switch, a float conversion, a store to a local the runtime
-//! does not see) reports the value as lost: when its id is not 0 at run
-//! time, the execution is "untracked" and `verify` will not answer SAFE.
+//! memory). Calls of program functions pass the ids of their integer
+//! arguments and result through per-thread slots in the runtime (checked
+//! against the callee's address). Every other use of such a value (an
+//! argument of a library function, an address, a switch, a float
+//! conversion, a store to a local the runtime does not see) reports the
+//! value as lost: when its id is not 0 at run time, the execution is
+//! "untracked" and `verify` will not answer SAFE.
 
 use crate::escape::Escapes;
 use crate::ir::{self, Value};
