@@ -118,8 +118,12 @@ struct Node {
 pub struct Concolic {
     nodes: Vec<Node>,
     canon: HashMap<Node, u32>,
-    /// path prefixes whose last condition was negated already
-    asked: HashSet<Vec<(u32, bool)>>,
+    /// path prefixes, interned: (prefix, condition, taken) -> the longer
+    /// prefix (0 = the empty one), so a key is one entry, not a copy of
+    /// the whole prefix (an execution may branch thousands of times)
+    prefixes: HashMap<(u32, u32, bool), u32>,
+    /// (prefix, condition, direction) already asked for
+    asked: HashSet<(u32, u32, bool)>,
     seen: HashSet<Vec<Input>>,
     queue: VecDeque<Vec<Input>>,
     /// a wide nondet value was taken in some execution
@@ -181,13 +185,15 @@ impl Concolic {
             return;
         }
         // the queries not asked before
-        let todo: Vec<usize> = (0..path.len())
-            .filter(|&i| {
-                let mut key = path[..i].to_vec();
-                key.push((path[i].0, !path[i].1));
-                self.asked.insert(key)
-            })
-            .collect();
+        let mut todo: Vec<usize> = vec![];
+        let mut prefix = 0u32;
+        for (i, &(c, taken)) in path.iter().enumerate() {
+            if self.asked.insert((prefix, c, !taken)) {
+                todo.push(i);
+            }
+            let next = self.prefixes.len() as u32 + 1;
+            prefix = *self.prefixes.entry((prefix, c, taken)).or_insert(next);
+        }
         if todo.is_empty() {
             return;
         }
