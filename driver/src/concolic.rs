@@ -31,6 +31,8 @@ use std::ffi::{c_char, c_int, c_uint, c_void, CString};
 
 /// Input vectors one run may try at most before giving up (UNKNOWN).
 pub const MAX_INPUT_VECTORS: usize = 4096;
+/// Solver queries made for one execution at most (the rest: UNKNOWN).
+pub const MAX_QUERIES_PER_EXECUTION: usize = 1024;
 
 #[allow(non_camel_case_types)]
 mod z3 {
@@ -188,7 +190,14 @@ impl Concolic {
         let mut todo: Vec<usize> = vec![];
         let mut prefix = 0u32;
         for (i, &(c, taken)) in path.iter().enumerate() {
-            if self.asked.insert((prefix, c, !taken)) {
+            if todo.len() == MAX_QUERIES_PER_EXECUTION {
+                // (a loop over a count the solver made huge: these are
+                // not marked asked, and the answer is not SAFE)
+                if !self.asked.contains(&(prefix, c, !taken)) {
+                    self.reason(format!("an execution met more than {MAX_QUERIES_PER_EXECUTION} new branches on nondet values; the rest were not searched"));
+                    break;
+                }
+            } else if self.asked.insert((prefix, c, !taken)) {
                 todo.push(i);
             }
             let next = self.prefixes.len() as u32 + 1;

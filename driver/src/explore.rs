@@ -250,22 +250,25 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
         if search.debug {
             search.print_execution(s, events, status);
         }
-        let Some(guide) = search.next_prefix(events) else {
+        match search.next_prefix(events) {
+            Some(guide) => search.hand_over(s, &guide),
             // every schedule with these values is done: the next values
-            if let Some(next) = values.next_input() {
-                inputs = next;
-                search.restart();
-                let s = server.shm();
-                crate::concolic::set_inputs(s, &inputs);
-                s.prefix_len = 0;
-                s.n_sleepers = 0;
-                s.guide_len = 0;
-                continue;
-            }
-            search.stats.exhausted = true;
-            break;
-        };
-        search.hand_over(s, &guide);
+            None => match values.next_input() {
+                Some(next) => {
+                    inputs = next;
+                    search.restart();
+                    let s = server.shm();
+                    crate::concolic::set_inputs(s, &inputs);
+                    s.prefix_len = 0;
+                    s.n_sleepers = 0;
+                    s.guide_len = 0;
+                }
+                None => {
+                    search.stats.exhausted = true;
+                    break;
+                }
+            },
+        }
         if cfg.max_executions.is_some_and(|m| search.stats.executions >= m) {
             search.stats.stopped_by = Some("max-executions");
             break;

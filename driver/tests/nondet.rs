@@ -102,6 +102,25 @@ fn a_value_the_tracking_loses_leaves_unknown() {
     }
 }
 
+/// A loop over a nondet count: each count is explored (up to --unroll,
+/// which cuts the counts a flip makes huge); an assume that bounds the
+/// count makes the search complete.
+#[test]
+fn a_loop_over_a_nondet_count() {
+    for model in MODELS {
+        let (code, out, err) = run_verify(&["--model", model, "--unroll", "20", &program("loop.c")]);
+        assert_eq!(code, 1, "{model}: {out}{err}");
+        assert!(out.contains("nondet -> 10"), "{model}: {out}");
+        let (code, out, err) = verify_on("loop-safe.c", model);
+        assert_eq!(code, 0, "{model}: {out}{err}");
+        assert!(out.starts_with("SAFE"), "{model}: {out}");
+    }
+    // the limits hold across the runs with different values
+    let (code, out, err) = run_verify(&["--max-executions", "2", &program("loop-safe.c")]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.contains("max-executions reached"), "{out}");
+}
+
 /// A branch on a value after a thread has started: the violation-free
 /// search there is not known to be exhaustive yet, so no SAFE.
 #[test]

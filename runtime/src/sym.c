@@ -94,10 +94,10 @@ static int64_t sx(uint64_t v, uint32_t bits) { return bits >= 64 ? (int64_t)v : 
 static uint32_t node(uint32_t op, uint32_t bits, uint32_t pred, uint32_t a, uint32_t b, uint32_t c, uint64_t k, uint64_t val) {
   struct tsoify_shm *s = rt_shm;
   if (s->n_sym_nodes == 0) s->n_sym_nodes = 1;
-  if (s->n_sym_nodes >= TSOIFY_MAX_SYM_NODES) {
-    untracked("more than %u expressions over nondet values in one execution", TSOIFY_MAX_SYM_NODES);
-    return 0;
-  }
+  /* (a loop over a nondet count the solver made huge: the execution is
+   * cut, and the answer cannot be SAFE) */
+  if (s->n_sym_nodes >= TSOIFY_MAX_SYM_NODES)
+    rt_end(TSOIFY_ST_INTERNAL, 0, "more than %u expressions over nondet values in one execution", TSOIFY_MAX_SYM_NODES);
   uint32_t id = s->n_sym_nodes++;
   struct tsoify_sym_node *n = &s->sym_nodes[id];
   n->op = (uint8_t)op, n->bits = (uint8_t)bits, n->pred = (uint8_t)pred, n->pad = 0;
@@ -331,10 +331,8 @@ uint32_t __tsoify_sym_select(uint32_t bits, uint32_t ic, uint64_t c, uint32_t ia
 void __tsoify_sym_branch(uint32_t id, uint64_t cond, uint32_t bits) {
   if (!id || !in_step(id, cond, bits)) return;
   struct tsoify_shm *s = rt_shm;
-  if (s->n_path >= TSOIFY_MAX_PATH) {
-    untracked("more than %u branches on nondet values in one execution", TSOIFY_MAX_PATH);
-    return;
-  }
+  if (s->n_path >= TSOIFY_MAX_PATH)
+    rt_end(TSOIFY_ST_INTERNAL, 0, "more than %u branches on nondet values in one execution (a loop over a nondet count? --unroll bounds it)", TSOIFY_MAX_PATH);
   struct tsoify_path_cond *p = &s->path[s->n_path++];
   p->node = id;
   p->taken = (cond & mask(bits)) != 0;
