@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 pub const MAGIC: u32 = 0x54534f49;
-pub const VERSION: u32 = 9;
+pub const VERSION: u32 = 10;
 pub const MAX_CHOICES: usize = 1 << 18;
 pub const MAX_EVENTS: usize = 1 << 17;
 pub const OUTCOME_BYTES: usize = 4096;
@@ -17,6 +17,9 @@ pub const MAX_SLEEPERS: usize = 256;
 pub const MAX_SLEEP_FPS: usize = 8192;
 pub const MAX_SLEEP_PROCS: usize = 1 << 20;
 pub const MAX_GUIDE: usize = 1 << 16;
+pub const MAX_INPUTS: usize = 1024;
+pub const MAX_SYM_NODES: usize = 1 << 16;
+pub const MAX_PATH: usize = 1 << 14;
 /// A guide entry naming a process to schedule (low 16 bits); other entries
 /// are alternatives at value choices.
 pub const GUIDE_PROC: u32 = 0x8000_0000;
@@ -76,6 +79,64 @@ pub const EV_ERROR: u8 = 13;
 pub const LOCK_FAILED: u32 = 0x100;
 const CMD_RUN: u32 = 1;
 const CMD_QUIT: u32 = 2;
+
+/// An expression over wide nondet values (struct tsoify_sym_node).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct SymNode {
+    pub op: u8,
+    pub bits: u8,
+    pub pred: u8,
+    pub pad: u8,
+    pub a: u32,
+    pub b: u32,
+    pub c: u32,
+    pub k: u64,
+    pub val: u64,
+}
+
+/// A branch on such an expression (struct tsoify_path_cond).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default)]
+pub struct PathCond {
+    pub node: u32,
+    pub taken: u32,
+    pub thread: u32,
+    pub event: u32,
+}
+
+/// The value of one wide nondet call (struct tsoify_input).
+#[repr(C)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct Input {
+    pub thread: u32,
+    pub ordinal: u32,
+    pub value: u64,
+}
+
+pub const SYM_VAR: u8 = 1;
+pub const SYM_CONST: u8 = 2;
+pub const SYM_ADD: u8 = 3;
+pub const SYM_SUB: u8 = 4;
+pub const SYM_MUL: u8 = 5;
+pub const SYM_UDIV: u8 = 6;
+pub const SYM_SDIV: u8 = 7;
+pub const SYM_UREM: u8 = 8;
+pub const SYM_SREM: u8 = 9;
+pub const SYM_AND: u8 = 10;
+pub const SYM_OR: u8 = 11;
+pub const SYM_XOR: u8 = 12;
+pub const SYM_SHL: u8 = 13;
+pub const SYM_LSHR: u8 = 14;
+pub const SYM_ASHR: u8 = 15;
+pub const SYM_ICMP: u8 = 16;
+pub const SYM_ZEXT: u8 = 17;
+pub const SYM_SEXT: u8 = 18;
+pub const SYM_TRUNC: u8 = 19;
+pub const SYM_SELECT: u8 = 20;
+pub const SYMF_UNTRACKED: u32 = 1;
+pub const SYMF_AFTER_SPAWN: u32 = 2;
+pub const SYMF_USED: u32 = 4;
 
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
@@ -234,10 +295,18 @@ pub struct Shm {
     pub sleep_fps: [Footprint; MAX_SLEEP_FPS],
     pub guide: [u32; MAX_GUIDE],
     pub sleep_procs: [u16; MAX_SLEEP_PROCS],
+    pub n_inputs: u32,
+    pub n_sym_nodes: u32,
+    pub n_path: u32,
+    pub sym_flags: u32,
+    pub sym_reason: [u8; MESSAGE_BYTES],
+    pub inputs: [Input; MAX_INPUTS],
+    pub sym_nodes: [SymNode; MAX_SYM_NODES],
+    pub path: [PathCond; MAX_PATH],
 }
 
 /// The size the C header asserts too (a layout change fails to compile).
-pub const SHM_BYTES: usize = 19_339_888;
+pub const SHM_BYTES: usize = 21_716_096;
 const _: () = assert!(std::mem::size_of::<Shm>() == SHM_BYTES);
 // the offsets the C header asserts under -m32 and -m64 alike (an ILP32
 // program's runtime shares this memory with the 64-bit verify)

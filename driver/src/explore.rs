@@ -133,6 +133,11 @@ pub struct Stats {
     pub livelocks: u64,
     pub hangs: u64,
     pub nondet_sampled: u64,
+    /// why the search over wide nondet values is not exhaustive (concolic.rs)
+    pub nondet_unknown: Vec<String>,
+    /// input vectors the search ran with, solver queries made (wide nondet values)
+    pub nondet_inputs: u64,
+    pub nondet_queries: u64,
     pub internal: Vec<String>,
     pub seconds: f64,
     pub exhausted: bool,
@@ -216,6 +221,10 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
     let mut server = Server::start(program, args, info)?;
     configure(server.shm(), cfg);
     let mut search = Search::new(cfg);
+    // wide nondet values: the search runs once per input vector (concolic.rs)
+    let mut values = crate::concolic::Concolic::new();
+    let mut inputs: Vec<channel::Input> = vec![];
+    crate::concolic::set_inputs(server.shm(), &inputs);
     let start = Instant::now();
     let mut last_progress = Instant::now();
     loop {
@@ -223,6 +232,7 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
         search.stats.executions += 1;
         let s = server.shm();
         let (status, witness) = settle_status(s, status);
+        values.observe(s, &inputs);
         if search.optimal && ran_an_atomic_block(s) {
             search.stats.seconds = start.elapsed().as_secs_f64();
             return Ok(Exploration { stats: search.stats, violation: None, not_robust: None, outcomes: BTreeMap::new(), por: cfg.por, notes: vec![], races: vec![], races_violate: false, optimal_gave_way: true });
@@ -240,11 +250,25 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
         if search.debug {
             search.print_execution(s, events, status);
         }
-        let Some(guide) = search.next_prefix(events) else {
-            search.stats.exhausted = true;
-            break;
-        };
-        search.hand_over(s, &guide);
+        match search.next_prefix(events) {
+            Some(guide) => search.hand_over(s, &guide),
+            // every schedule with these values is done: the next values
+            None => match values.next_input() {
+                Some(next) => {
+                    inputs = next;
+                    search.restart();
+                    let s = server.shm();
+                    crate::concolic::set_inputs(s, &inputs);
+                    s.prefix_len = 0;
+                    s.n_sleepers = 0;
+                    s.guide_len = 0;
+                }
+                None => {
+                    search.stats.exhausted = true;
+                    break;
+                }
+            },
+        }
         if cfg.max_executions.is_some_and(|m| search.stats.executions >= m) {
             search.stats.stopped_by = Some("max-executions");
             break;
@@ -260,6 +284,11 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
         }
     }
     search.stats.seconds = start.elapsed().as_secs_f64();
+    if values.used {
+        search.stats.nondet_unknown = std::mem::take(&mut values.reasons);
+        search.stats.nondet_inputs = values.input_vectors;
+        search.stats.nondet_queries = values.queries;
+    }
     let Search { stats, violation, not_robust, outcomes, races, .. } = search;
     Ok(Exploration { stats, violation, not_robust, outcomes, por: cfg.por, notes: vec![], races, races_violate: cfg.races == RaceCheck::Property, optimal_gave_way: false })
 }
@@ -455,6 +484,13 @@ impl<'c> Search<'c> {
                 eprintln!("guide broken in execution {}: guide {:x?}", self.stats.executions, &s.guide[..s.guide_len as usize]);
             }
         }
+    }
+
+    /// Start the search over for new nondet values (the counts and findings stay).
+    fn restart(&mut self) {
+        self.path.clear();
+        self.sleepers.clear();
+        self.guided = None;
     }
 
     /// Extend the path with the choice points this execution met first.

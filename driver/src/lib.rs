@@ -4,6 +4,7 @@
 pub mod build;
 pub mod cli;
 pub mod compare;
+pub mod concolic;
 pub mod datamodel;
 pub mod dpor;
 pub mod channel;

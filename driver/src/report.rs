@@ -68,6 +68,9 @@ fn complete_or_unknown(x: &Exploration, yes: &'static str) -> Verdict {
     if s.nondet_sampled > 0 {
         why.push("a wide __VERIFIER_nondet value was sampled, not enumerated".to_string());
     }
+    for r in &s.nondet_unknown {
+        why.push(format!("nondet values: {r}"));
+    }
     for m in &s.internal {
         why.push(format!("runtime: {m}"));
     }

@@ -7,6 +7,7 @@
 //! runtime's own `main` can drive it, and two tables (source locations,
 //! globals) are added for readable traces.
 
+mod concolic;
 mod cxx;
 mod escape;
 mod export;

@@ -61,6 +61,8 @@ struct Pass<'a> {
     await_loops: usize,
     fences: Vec<crate::FencePoint>,
     fence_used: Vec<bool>,
+    /// concolic tracking of wide nondet values (concolic.rs), when the program has any
+    sym: Option<crate::concolic::Sym>,
 }
 
 pub fn run(module: Module, opts: &Options) -> Result<Instrumented, PassError> {
@@ -100,6 +102,7 @@ pub fn run(module: Module, opts: &Options) -> Result<Instrumented, PassError> {
         await_loops: 0,
         fences: opts.fences.clone(),
         fence_used: vec![false; opts.fences.len()],
+        sym: (!opts.export && crate::concolic::module_uses_wide_nondet(m)).then(|| crate::concolic::prepare(ctx, m)),
     };
     // a thread-local of the C++ library (std::call_once's) comes with
     // library calls the pass refuses, which name what the user called
@@ -255,6 +258,9 @@ impl<'a> Pass<'a> {
         // the export is checked by another tool: its loops are its own business
         if !self.export {
             self.await_loops += loops::instrument(f, self.b, self.ctx, &self.rt.loops, &mut self.locs);
+        }
+        if let Some(sym) = &self.sym {
+            crate::concolic::instrument(self.m, f, self.b, sym);
         }
         let insts = ir::instructions(f);
         let mut esc = Escapes::default();

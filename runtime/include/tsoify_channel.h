@@ -21,7 +21,7 @@
 #define TSOIFY_U64 uint64_t __attribute__((aligned(8)))
 
 #define TSOIFY_CHANNEL_MAGIC   0x54534f49u /* "TSOI" */
-#define TSOIFY_CHANNEL_VERSION 9u
+#define TSOIFY_CHANNEL_VERSION 10u
 #define TSOIFY_MAX_CHOICES     (1u << 18)
 #define TSOIFY_MAX_EVENTS      (1u << 17)
 #define TSOIFY_OUTCOME_BYTES   4096u
@@ -31,6 +31,9 @@
 #define TSOIFY_MAX_SLEEP_FPS   8192u
 #define TSOIFY_MAX_SLEEP_PROCS (1u << 20)
 #define TSOIFY_MAX_GUIDE       (1u << 16)
+#define TSOIFY_MAX_INPUTS      1024u
+#define TSOIFY_MAX_SYM_NODES   (1u << 16)
+#define TSOIFY_MAX_PATH        (1u << 14)
 /* process ids in option lists: thread t is t; under TSO the flush process
  * of thread t's buffer is TSOIFY_FLUSH_PROC + t; under PSO each (thread,
  * address) buffer is its own flush process, numbered from
@@ -207,6 +210,53 @@ struct tsoify_event {
   struct tsoify_footprint fp;
 };
 
+/* Concolic tracking of wide __VERIFIER_nondet_* values (runtime/src/sym.c,
+ * driver/src/concolic.rs). A wide nondet call is a symbolic variable,
+ * named by the thread that calls it and how many wide nondet calls that
+ * thread made before (its ordinal); its concrete value comes from
+ * inputs[] (explorer -> runtime), 0 when it is not there. The runtime
+ * builds an expression node for each integer operation on a value that
+ * depends on one (node 0 = concrete), and records each branch (and
+ * __VERIFIER_assume) on such a value in path[]. */
+enum tsoify_sym_op {
+  TSOIFY_SYM_VAR = 1,   /* k = thread << 32 | ordinal */
+  TSOIFY_SYM_CONST = 2, /* k = the value */
+  TSOIFY_SYM_ADD, TSOIFY_SYM_SUB, TSOIFY_SYM_MUL, TSOIFY_SYM_UDIV, TSOIFY_SYM_SDIV, TSOIFY_SYM_UREM,
+  TSOIFY_SYM_SREM, TSOIFY_SYM_AND, TSOIFY_SYM_OR, TSOIFY_SYM_XOR, TSOIFY_SYM_SHL, TSOIFY_SYM_LSHR,
+  TSOIFY_SYM_ASHR,
+  TSOIFY_SYM_ICMP,   /* pred = LLVMIntPredicate (32 eq ... 41 sle); bits = 1, operands of width c */
+  TSOIFY_SYM_ZEXT,   /* a to bits */
+  TSOIFY_SYM_SEXT,
+  TSOIFY_SYM_TRUNC,
+  TSOIFY_SYM_SELECT, /* a (1 bit) ? b : c */
+};
+struct tsoify_sym_node {
+  uint8_t op;   /* enum tsoify_sym_op */
+  uint8_t bits; /* width of the value, 1..64 */
+  uint8_t pred;
+  uint8_t pad;
+  uint32_t a, b, c; /* operand nodes (ICMP: c = the operands' width) */
+  uint64_t k;
+  uint64_t val; /* its concrete value in this execution (low `bits` bits) */
+};
+struct tsoify_path_cond {
+  uint32_t node;   /* the condition: taken when its value is not 0 */
+  uint32_t taken;  /* 1 = taken in this execution */
+  uint32_t thread;
+  uint32_t event;  /* index of the next event */
+};
+struct tsoify_input {
+  uint32_t thread, ordinal;
+  uint64_t value;
+};
+#define TSOIFY_SYM_UNTRACKED  1u /* a value built from a nondet value went where tracking cannot
+                                    follow (sym_reason says where): the execution proves nothing
+                                    about other values */
+#define TSOIFY_SYM_AFTER_SPAWN 2u /* a nondet value was branched on or read from memory after a
+                                     thread was created: the search over values is not known to
+                                     be exhaustive there (sym_reason) */
+#define TSOIFY_SYM_USED 4u /* a wide nondet value was taken */
+
 struct tsoify_shm {
   uint32_t magic, version;
   /* configuration: written by the explorer */
@@ -252,12 +302,21 @@ struct tsoify_shm {
   struct tsoify_footprint sleep_fps[TSOIFY_MAX_SLEEP_FPS];
   uint32_t guide[TSOIFY_MAX_GUIDE];
   uint16_t sleep_procs[TSOIFY_MAX_SLEEP_PROCS];
+  /* concolic tracking (see struct tsoify_sym_node above) */
+  uint32_t n_inputs;    /* explorer -> runtime */
+  uint32_t n_sym_nodes; /* results: nodes used (node 0 unused), path conditions, TSOIFY_SYM_* */
+  uint32_t n_path;
+  uint32_t sym_flags;
+  char sym_reason[TSOIFY_MESSAGE_BYTES];
+  struct tsoify_input inputs[TSOIFY_MAX_INPUTS];
+  struct tsoify_sym_node sym_nodes[TSOIFY_MAX_SYM_NODES];
+  struct tsoify_path_cond path[TSOIFY_MAX_PATH];
 };
 
 #define TSOIFY_GUIDE_PROC 0x80000000u
 
 /* Both sides assert this size, so a layout change shows up at compile time. */
-#define TSOIFY_SHM_BYTES 19339888u
+#define TSOIFY_SHM_BYTES 21716096u
 _Static_assert(sizeof(struct tsoify_shm) == TSOIFY_SHM_BYTES, "update TSOIFY_SHM_BYTES here and SHM_BYTES in channel.rs");
 /* The layout both sides (a 32-bit program and the 64-bit verify) must
  * share, as driver/src/channel.rs has it: a change that differs between

@@ -276,6 +276,7 @@ void rt_event(int kind, const void *addr, uint32_t size, uint64_t value, uint32_
 
 _Noreturn void rt_end(int status, uint32_t loc, const char *fmt, ...) {
   struct tsoify_shm *s = rt_shm;
+  rt_sym_end();
   /* after a failed assume the path is infeasible: nothing on it counts,
    * except a violation at an event of a thread, which the explorer keeps
    * when it does not depend on any failed assume (the execution without

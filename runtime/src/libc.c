@@ -96,6 +96,10 @@ static int64_t nondet(unsigned bits, int is_signed) {
   else if (bits <= 8) {
     v = rt_choose(256, TSOIFY_CH_NONDET);
     if (is_signed) v = (int8_t)v;
+  } else if (bits <= 64 && rt_sym_active()) {
+    /* a symbolic value (sym.c): the explorer's input, tracked from here */
+    uint64_t u = rt_sym_nondet(bits);
+    v = is_signed && bits < 64 ? (int64_t)(u << (64 - bits)) >> (64 - bits) : (int64_t)u;
   } else {
     rt_shm->flags |= TSOIFY_FL_NONDET_SAMPLED;
     v = samples[rt_choose(sizeof samples / sizeof *samples, TSOIFY_CH_NONDET)];
@@ -115,7 +119,13 @@ long __tsoify_nondet_long(void) { return (long)nondet(8 * sizeof(long), 1); } /*
 unsigned long __tsoify_nondet_ulong(void) { return (unsigned long)nondet(8 * sizeof(long), 0); }
 long long __tsoify_nondet_longlong(void) { return (long long)nondet(64, 1); }
 unsigned long long __tsoify_nondet_ulonglong(void) { return (unsigned long long)nondet(64, 0); }
-void *__tsoify_nondet_pointer(void) { return (void *)(intptr_t)nondet(8 * sizeof(void *), 0); }
+void *__tsoify_nondet_pointer(void) {
+  /* never symbolic: a pointer is sampled (and the answer UNKNOWN) */
+  rt_shm->flags |= TSOIFY_FL_NONDET_SAMPLED;
+  int64_t v = samples[rt_choose(sizeof samples / sizeof *samples, TSOIFY_CH_NONDET)];
+  rt_event(TSOIFY_EV_NONDET, 0, sizeof(void *), (uint64_t)v, rt_cur_loc, 8 * sizeof(void *), 0);
+  return (void *)(intptr_t)v;
+}
 
 /* The choice point of a program exported by `tsoify --export`: the pass
  * puts this in place of the export's own rt_choose (ABI.md, "Export mode"),

@@ -181,11 +181,17 @@ static rt_val view(int t, const void *addr, uint32_t size, uint32_t *src) {
 
 void rt_mm_peek(int t, const void *addr, uint32_t size, void *out) {
   uint32_t src;
+#ifndef TSOIFY_EXPORT
+  if (rt_sym_n_shadow) rt_sym_unclaimed((uintptr_t)addr, size, 0);
+#endif
   rt_val_put(out, size, view(t, addr, size, &src));
 }
 
 void rt_mm_load(int t, const void *addr, uint32_t size, void *out, uint32_t loc) {
   uint32_t src;
+#ifndef TSOIFY_EXPORT
+  if (rt_sym_n_shadow | rt_sym_claimed[t]) rt_sym_read(t, (uintptr_t)addr, size);
+#endif
   rt_val v = view(t, addr, size, &src);
   rt_val_put(out, size, v);
   rt_event(TSOIFY_EV_LOAD, addr, size, v.w[0], loc, src, 0);
@@ -422,6 +428,9 @@ void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t orde
   uintptr_t a = (uintptr_t)addr;
   rt_val v = rt_val_get(in, size);
   int model = RT_MODEL;
+#ifndef TSOIFY_EXPORT
+  if (rt_sym_n_shadow) rt_sym_clear(a, size); /* program order (see sym.c) */
+#endif
   if (model == TSOIFY_MODEL_SC) {
     write_memory(a, v, size);
     rt_event(TSOIFY_EV_STORE, addr, size, v.w[0], loc, 0, 0);
@@ -458,6 +467,9 @@ void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t orde
  * reused at once). Other entries keep their places. */
 void rt_mm_drop(int t, const void *addr, uint64_t size) {
   struct buffer *b = &buffers[t];
+#ifndef TSOIFY_EXPORT
+  if (rt_sym_n_shadow) rt_sym_drop((uintptr_t)addr, size);
+#endif
   RT_TOUCH(RT_SHADOW(t, addr), size, TSOIFY_FP_READ);
   for (uint32_t k = 0; k < b->n;)
     if (overlaps(&b->e[k], (uintptr_t)addr, size)) remove_entry(b, k);

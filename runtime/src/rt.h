@@ -53,6 +53,19 @@ struct tsoify_global {
   const char *name;
 };
 
+/* ---- sym.c (concolic tracking of wide nondet values; not in an export) ---- */
+int rt_sym_active(void);
+void rt_sym_init(void);
+uint64_t rt_sym_nondet(uint32_t bits);
+void rt_sym_end(void);
+void rt_sym_spawned(void);
+void rt_sym_clear(uintptr_t a, uint64_t n);
+void rt_sym_drop(uintptr_t a, uint64_t n);
+void rt_sym_read(int t, uintptr_t a, uint64_t n);
+void rt_sym_unclaimed(uintptr_t a, uint64_t n, int writes);
+extern uint32_t rt_sym_n_shadow;
+extern uintptr_t rt_sym_claimed[];
+
 /* ---- choice.c ---- */
 extern struct tsoify_shm *rt_shm;
 /* The model and bound: set per execution by verify, or fixed at export

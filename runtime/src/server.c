@@ -115,6 +115,10 @@ static void reset_results(struct tsoify_shm *s) {
   s->message[0] = 0;
   s->outcome_len = 0;
   s->outcome[0] = 0;
+  s->n_sym_nodes = 1; /* node 0 is "concrete" */
+  s->n_path = 0;
+  s->sym_flags = 0;
+  s->sym_reason[0] = 0;
 }
 
 static int read_full(int fd, void *p, size_t n) {
@@ -185,6 +189,7 @@ int main(int argc, char **argv, char **envp) {
   rt_heap_init();
   rt_mm_init();
   rt_await_init();
+  rt_sym_init();
   const char *chan = getenv("TSOIFY_CHANNEL_FD");
   if (chan) {
     int fd = atoi(chan);

@@ -1,0 +1,139 @@
+//! Wide `__VERIFIER_nondet_*` values (issue 21, first slice): the values
+//! that take the other side of each branch on them are found with an SMT
+//! solver (driver/src/concolic.rs), under every model. A violation shows
+//! the value in its trace; SAFE comes only when every use of every value
+//! was tracked and the branches were taken before any thread started; a
+//! value that goes where the tracking cannot follow leaves UNKNOWN with the
+//! reason, never SAFE.
+
+mod common;
+use common::*;
+
+const MODELS: [&str; 3] = ["sc", "tso", "pso"];
+
+fn program(name: &str) -> String {
+    repo().join("tests/programs/nondet").join(name).display().to_string()
+}
+
+fn verify_on(name: &str, model: &str) -> (i32, String, String) {
+    run_verify(&["--model", model, &program(name)])
+}
+
+#[test]
+fn one_value_out_of_2_to_the_32_reaches_the_error() {
+    for model in MODELS {
+        let (code, out, err) = verify_on("equal.c", model);
+        assert_eq!(code, 1, "{model}: {out}{err}");
+        assert!(out.starts_with("VIOLATION"), "{model}: {out}");
+        assert!(out.contains("nondet -> 123456789"), "{model}: the value in the trace: {out}");
+    }
+}
+
+#[test]
+fn arithmetic_before_the_comparison_and_an_assert() {
+    for model in MODELS {
+        let (code, out, err) = verify_on("arith.c", model);
+        assert_eq!(code, 1, "{model}: {out}{err}");
+        assert!(out.contains("nondet -> 333333334"), "{model}: {out}");
+        assert!(out.contains("assertion"), "{model}: {out}");
+    }
+}
+
+/// The value is stored to a global after the reader started and read by
+/// it: the race and the value are both needed.
+#[test]
+fn a_race_that_needs_one_value() {
+    for model in MODELS {
+        let (code, out, err) = verify_on("race.c", model);
+        assert_eq!(code, 1, "{model}: {out}{err}");
+        assert!(out.contains("nondet -> 987654321"), "{model}: {out}");
+    }
+}
+
+/// An assume makes the error branch infeasible; the other branches on the
+/// value are explored; the threads never see it: SAFE, not UNKNOWN.
+#[test]
+fn an_assume_makes_the_error_infeasible() {
+    for name in ["assume-safe.c", "memory-safe.c"] {
+        for model in MODELS {
+            let (code, out, err) = verify_on(name, model);
+            assert_eq!(code, 0, "{name} under {model}: {out}{err}");
+            assert!(out.starts_with("SAFE"), "{name} under {model}: {out}");
+        }
+    }
+}
+
+/// Values travel through calls and returns: a bug in a callee is found,
+/// and SV-COMP's helper functions (assume_abort_if_not, __VERIFIER_assert)
+/// give TRUE on a safe task and FALSE with the value on a buggy one.
+#[test]
+fn values_go_through_calls_and_returns() {
+    for model in MODELS {
+        let (code, out, err) = verify_on("call.c", model);
+        assert_eq!(code, 1, "{model}: {out}{err}");
+        assert!(out.contains("nondet -> 42"), "{model}: {out}");
+        let (code, out, err) = run_verify(&["--svcomp", "--model", model, &program("call-safe.c")]);
+        assert_eq!(code, 0, "{model}: {out}{err}");
+        assert!(out.trim_end().ends_with("Result: TRUE"), "{model}: {out}");
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let safe = std::fs::read_to_string(program("call-safe.c")).unwrap();
+    assert!(safe.contains("n == 8"));
+    let bug = write_c(dir.path(), "call-bug.c", &safe.replace("n == 8", "n == 7"));
+    let witness = dir.path().join("witness.yml");
+    let (code, out, err) = run_verify(&["--svcomp", "--witness", witness.to_str().unwrap(), bug.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("nondet -> 8") && out.trim_end().ends_with("Result: FALSE(unreach-call)"), "{out}");
+    assert!(witness.exists());
+}
+
+/// Where the tracking cannot follow a value (a library function, an
+/// address), a bug that needs one value cannot be ruled out: UNKNOWN with
+/// the reason.
+#[test]
+fn a_value_the_tracking_loses_leaves_unknown() {
+    for (name, reason) in [("lost-library.c", "is passed to a function that is not instrumented"), ("lost-index.c", "is used in an address")] {
+        for model in MODELS {
+            let (code, out, err) = verify_on(name, model);
+            assert_eq!(code, 2, "{name} under {model}: {out}{err}");
+            assert!(out.starts_with("UNKNOWN"), "{name} under {model}: {out}");
+            assert!(out.contains(reason), "{name} under {model}: the reason: {out}");
+        }
+    }
+}
+
+/// A loop over a nondet count: each count is explored (up to --unroll,
+/// which cuts the counts a flip makes huge); an assume that bounds the
+/// count makes the search complete.
+#[test]
+fn a_loop_over_a_nondet_count() {
+    for model in MODELS {
+        let (code, out, err) = run_verify(&["--model", model, "--unroll", "20", &program("loop.c")]);
+        assert_eq!(code, 1, "{model}: {out}{err}");
+        assert!(out.contains("nondet -> 10"), "{model}: {out}");
+        let (code, out, err) = verify_on("loop-safe.c", model);
+        assert_eq!(code, 0, "{model}: {out}{err}");
+        assert!(out.starts_with("SAFE"), "{model}: {out}");
+    }
+    // the limits hold across the runs with different values
+    let (code, out, err) = run_verify(&["--max-executions", "2", &program("loop-safe.c")]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.contains("max-executions reached"), "{out}");
+}
+
+/// A branch on a value after a thread has started: the violation-free
+/// search there is not known to be exhaustive yet, so no SAFE.
+#[test]
+fn a_branch_after_a_thread_started_is_not_safe() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write_c(
+        dir.path(),
+        "late.c",
+        "#include <pthread.h>\nextern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\nint g;\nvoid *t(void *a) { (void)a; g = 1; return 0; }\nint main(void) {\n  pthread_t th;\n  pthread_create(&th, 0, t, 0);\n  int x = __VERIFIER_nondet_int();\n  if (x == 5 && x == 6) reach_error();\n  pthread_join(th, 0);\n  return 0;\n}\n",
+    );
+    for model in MODELS {
+        let (code, out, err) = run_verify(&["--model", model, p.to_str().unwrap()]);
+        assert_eq!(code, 2, "{model}: {out}{err}");
+        assert!(out.contains("after a thread was created"), "{model}: {out}");
+    }
+}

@@ -1,0 +1,436 @@
+/* sym.c - concolic tracking of wide __VERIFIER_nondet_* values.
+ *
+ * A wide nondet call (more than 8 bits) is a symbolic variable: its value
+ * comes from the explorer's inputs[] (0 when absent), and the pass makes
+ * every integer operation on a value that may depend on one call in here
+ * to build an expression node for it (tsoify_channel.h, struct
+ * tsoify_sym_node; node 0 = a concrete value). Branches and assumes on such
+ * a value are recorded as path conditions, which the explorer negates with
+ * an SMT solver to find values that take the other side
+ * (driver/src/concolic.rs).
+ *
+ * Values in memory: a table of (address, size, node) for the bytes that
+ * hold a symbolic value, kept in program order (a store with a symbolic
+ * value adds its range, a concrete store clears it). That order is exact
+ * while one thread runs; once a thread has been created, entries are never
+ * cleared and any read of them marks the execution TSOIFY_SYM_AFTER_SPAWN
+ * (the explorer then never answers SAFE on the values' account).
+ *
+ * Whatever is not modelled (a symbolic value passed to a call, stored into
+ * a local the runtime does not see, read back at another width, read by
+ * the runtime itself, used as an address, ...) marks the execution
+ * TSOIFY_SYM_UNTRACKED with the reason: it can then only show a violation,
+ * never rule one out. Each node carries its concrete value, and every use
+ * checks it against the value the program computed: a mismatch (something
+ * the tracking missed) is UNTRACKED too. */
+#include <stdarg.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/mman.h>
+#include "rt.h"
+
+/* set to 1 by the pass in a program it instrumented for tracking */
+extern const uint32_t __tsoify_concolic __attribute__((weak));
+
+int rt_sym_active(void) { return &__tsoify_concolic && __tsoify_concolic; }
+
+/* why the pass reports a lost value (__tsoify_sym_lost) */
+static const char *const lost_what[] = {
+  "?",
+  "is passed to a function that is not instrumented (a library function)",
+  "is returned from a function (not followed there)",
+  "selects a switch case",
+  "is used in an address",
+  "is stored into a local variable the runtime does not see",
+  "is used by an instruction that is not modelled",
+  "is wider than 64 bits",
+  "is converted to floating point",
+  "is an operand of an atomic read-modify-write",
+};
+#define N_LOST (sizeof lost_what / sizeof *lost_what)
+
+#define POISON 0xffffffffu /* a shadow entry whose bytes are partly overwritten */
+#define MAX_SHADOW (1u << 16)
+struct shadow {
+  uintptr_t addr;
+  uint32_t size;
+  uint32_t node;
+};
+/* the entries live outside the data segment (restored per execution: a
+ * copy each time); their count lives inside it, so every execution starts
+ * with none */
+static struct shadow *shadow;
+uint32_t rt_sym_n_shadow; /* (rt.h: memmodel.c looks at it before calling in) */
+#define n_shadow rt_sym_n_shadow
+static int spawned;
+static uint32_t last_var[RT_MAX_THREADS];
+static uint32_t ordinal[RT_MAX_THREADS];
+uintptr_t rt_sym_claimed[RT_MAX_THREADS];
+#define claimed rt_sym_claimed
+
+void rt_sym_init(void) {
+  if (!rt_sym_active()) return;
+  shadow = mmap(0, MAX_SHADOW * sizeof *shadow, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (shadow == MAP_FAILED) shadow = 0;
+}
+
+static void note(uint32_t flag, const char *fmt, ...) {
+  struct tsoify_shm *s = rt_shm;
+  /* the first reason of the strongest kind is kept */
+  if (!(s->sym_flags & (TSOIFY_SYM_UNTRACKED | TSOIFY_SYM_AFTER_SPAWN)) ||
+      (flag == TSOIFY_SYM_UNTRACKED && !(s->sym_flags & TSOIFY_SYM_UNTRACKED))) {
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(s->sym_reason, sizeof s->sym_reason, fmt, ap);
+    va_end(ap);
+  }
+  s->sym_flags |= flag;
+}
+#define untracked(...) note(TSOIFY_SYM_UNTRACKED, __VA_ARGS__)
+
+static uint64_t mask(uint32_t bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
+static int64_t sx(uint64_t v, uint32_t bits) { return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits); }
+
+static uint32_t node(uint32_t op, uint32_t bits, uint32_t pred, uint32_t a, uint32_t b, uint32_t c, uint64_t k, uint64_t val) {
+  struct tsoify_shm *s = rt_shm;
+  if (s->n_sym_nodes == 0) s->n_sym_nodes = 1;
+  /* (a loop over a nondet count the solver made huge: the execution is
+   * cut, and the answer cannot be SAFE) */
+  if (s->n_sym_nodes >= TSOIFY_MAX_SYM_NODES)
+    rt_end(TSOIFY_ST_INTERNAL, 0, "more than %u expressions over nondet values in one execution", TSOIFY_MAX_SYM_NODES);
+  uint32_t id = s->n_sym_nodes++;
+  struct tsoify_sym_node *n = &s->sym_nodes[id];
+  n->op = (uint8_t)op, n->bits = (uint8_t)bits, n->pred = (uint8_t)pred, n->pad = 0;
+  n->a = a, n->b = b, n->c = c;
+  n->k = k;
+  n->val = val & mask(bits);
+  return id;
+}
+
+/* Is node `id` what the program holds (value v of `bits` bits)? */
+static int in_step(uint32_t id, uint64_t v, uint32_t bits) {
+  const struct tsoify_sym_node *n = &rt_shm->sym_nodes[id];
+  if (id < rt_shm->n_sym_nodes && n->bits == bits && n->val == (v & mask(bits))) return 1;
+  untracked("a value built from a nondet value is out of step with the program (the tracking missed an operation)");
+  return 0;
+}
+
+/* an operand as a node: its own, or a constant */
+static uint32_t operand(uint32_t id, uint64_t v, uint32_t bits) {
+  if (id && in_step(id, v, bits)) return id;
+  return node(TSOIFY_SYM_CONST, bits, 0, 0, 0, 0, v & mask(bits), v);
+}
+
+/* ---- the wide nondet call (libc.c) ---- */
+
+uint64_t rt_sym_nondet(uint32_t bits) {
+  struct tsoify_shm *s = rt_shm;
+  int t = rt_cur;
+  if (last_var[t]) untracked("a nondet value was returned where the instrumentation did not take it (a call through a pointer?)");
+  uint32_t ord = ordinal[t]++;
+  uint64_t v = 0;
+  for (uint32_t i = 0; i < s->n_inputs && i < TSOIFY_MAX_INPUTS; i++)
+    if (s->inputs[i].thread == (uint32_t)t && s->inputs[i].ordinal == ord) v = s->inputs[i].value;
+  v &= mask(bits);
+  s->sym_flags |= TSOIFY_SYM_USED;
+  last_var[t] = node(TSOIFY_SYM_VAR, bits, 0, 0, 0, 0, (uint64_t)(uint32_t)t << 32 | ord, v);
+  return v;
+}
+
+uint32_t __tsoify_sym_result(uint64_t v, uint32_t bits) {
+  int t = rt_cur;
+  uint32_t id = last_var[t];
+  last_var[t] = 0;
+  if (id && !in_step(id, v, bits)) return 0;
+  return id;
+}
+
+void rt_sym_spawned(void) { spawned = 1; }
+
+/* ---- calls: argument and result ids travel through per-thread slots ---- */
+
+#define MAX_ARGS 16
+static const void *call_target[RT_MAX_THREADS]; /* set between a call's arguments and its callee's entry */
+static uint32_t call_args[RT_MAX_THREADS][MAX_ARGS];
+static const void *ret_from[RT_MAX_THREADS];
+static uint32_t ret_id[RT_MAX_THREADS];
+
+static void clear_call(int t) {
+  call_target[t] = 0;
+  memset(call_args[t], 0, sizeof call_args[t]);
+}
+
+static int call_args_pending(int t) {
+  for (int k = 0; k < MAX_ARGS; k++)
+    if (call_args[t][k]) return 1;
+  return 0;
+}
+
+/* before a call with a tracked argument (the callee: its address) */
+void __tsoify_sym_call(const void *callee) {
+  int t = rt_cur;
+  clear_call(t);
+  call_target[t] = callee;
+}
+
+void __tsoify_sym_arg(uint32_t k, uint32_t id, uint64_t v, uint32_t bits) {
+  if (!id || !in_step(id, v, bits)) return;
+  if (k >= MAX_ARGS) {
+    untracked("a value built from a nondet value is argument %u of a call (at most %u are followed)", k + 1, MAX_ARGS);
+    return;
+  }
+  call_args[rt_cur][k] = id;
+}
+
+/* after such a call: arguments no callee took went to code the pass did not see */
+void __tsoify_sym_called(void) {
+  int t = rt_cur;
+  if (call_args_pending(t)) untracked("a value built from a nondet value is passed to a function that is not instrumented (a library function, called through a pointer?)");
+  clear_call(t);
+}
+
+/* at the entry of a program function: the id of integer parameter k */
+uint32_t __tsoify_sym_param(const void *self, uint32_t k, uint64_t v, uint32_t bits) {
+  int t = rt_cur;
+  if (call_target[t] != self || k >= MAX_ARGS) return 0;
+  uint32_t id = call_args[t][k];
+  if (id && !in_step(id, v, bits)) return 0;
+  return id;
+}
+
+void __tsoify_sym_entered(const void *self) {
+  int t = rt_cur;
+  if (call_target[t] == self) clear_call(t);
+}
+
+/* before a return of a tracked value */
+void __tsoify_sym_return(const void *self, uint32_t id, uint64_t v, uint32_t bits) {
+  if (!id || !in_step(id, v, bits)) return;
+  int t = rt_cur;
+  if (ret_id[t]) untracked("a value built from a nondet value was returned to code that is not instrumented");
+  ret_from[t] = self;
+  ret_id[t] = id;
+}
+
+/* after a call of a function returning an integer: the id of its result */
+uint32_t __tsoify_sym_retval(const void *callee, uint64_t v, uint32_t bits) {
+  int t = rt_cur;
+  uint32_t id = ret_id[t];
+  const void *from = ret_from[t];
+  ret_id[t] = 0, ret_from[t] = 0;
+  if (!id) return 0;
+  if (from != callee) {
+    untracked("a value built from a nondet value was returned to code that is not instrumented");
+    return 0;
+  }
+  return in_step(id, v, bits) ? id : 0;
+}
+
+/* the end of an execution: a nondet value no instrumented call took */
+void rt_sym_end(void) {
+  if (!rt_sym_active()) return;
+  for (int t = 0; t < RT_MAX_THREADS; t++) {
+    if (last_var[t]) untracked("a nondet value was returned where the instrumentation did not take it (a call through a pointer?)");
+    if (ret_id[t]) untracked("a value built from a nondet value was returned to code that is not instrumented");
+    if (call_args_pending(t)) untracked("a value built from a nondet value is passed to a function that is not instrumented");
+  }
+}
+
+/* ---- operations (the pass calls these only where an operand may be symbolic) ---- */
+
+uint32_t __tsoify_sym_binop(uint32_t op, uint32_t bits, uint32_t ia, uint64_t a, uint32_t ib, uint64_t b) {
+  if (!ia && !ib) return 0;
+  uint64_t m = mask(bits);
+  a &= m, b &= m;
+  uint64_t v;
+  switch (op) {
+  case TSOIFY_SYM_ADD: v = a + b; break;
+  case TSOIFY_SYM_SUB: v = a - b; break;
+  case TSOIFY_SYM_MUL: v = a * b; break;
+  case TSOIFY_SYM_AND: v = a & b; break;
+  case TSOIFY_SYM_OR: v = a | b; break;
+  case TSOIFY_SYM_XOR: v = a ^ b; break;
+  case TSOIFY_SYM_SHL:
+  case TSOIFY_SYM_LSHR:
+  case TSOIFY_SYM_ASHR:
+    if (ib || b >= bits) {
+      untracked("a shift by a nondet-derived or too large amount");
+      return 0;
+    }
+    v = op == TSOIFY_SYM_SHL ? a << b : op == TSOIFY_SYM_LSHR ? a >> b : (uint64_t)(sx(a, bits) >> b);
+    break;
+  case TSOIFY_SYM_UDIV:
+  case TSOIFY_SYM_UREM:
+  case TSOIFY_SYM_SDIV:
+  case TSOIFY_SYM_SREM: {
+    int is_signed = op == TSOIFY_SYM_SDIV || op == TSOIFY_SYM_SREM;
+    /* a symbolic divisor could be 0 (or -1 with the least dividend): not modelled yet */
+    if (ib || b == 0 || (is_signed && b == m)) {
+      untracked("a division by a nondet-derived value");
+      return 0;
+    }
+    if (op == TSOIFY_SYM_UDIV) v = a / b;
+    else if (op == TSOIFY_SYM_UREM) v = a % b;
+    else if (op == TSOIFY_SYM_SDIV) v = (uint64_t)(sx(a, bits) / sx(b, bits));
+    else v = (uint64_t)(sx(a, bits) % sx(b, bits));
+    break;
+  }
+  default:
+    untracked("an unknown operation (%u)", op);
+    return 0;
+  }
+  uint32_t na = operand(ia, a, bits), nb = operand(ib, b, bits);
+  return node(op, bits, 0, na, nb, 0, 0, v);
+}
+
+uint32_t __tsoify_sym_icmp(uint32_t pred, uint32_t bits, uint32_t ia, uint64_t a, uint32_t ib, uint64_t b) {
+  if (!ia && !ib) return 0;
+  uint64_t m = mask(bits);
+  a &= m, b &= m;
+  int64_t sa = sx(a, bits), sb = sx(b, bits);
+  int r;
+  switch (pred) {
+  case 32: r = a == b; break;
+  case 33: r = a != b; break;
+  case 34: r = a > b; break;
+  case 35: r = a >= b; break;
+  case 36: r = a < b; break;
+  case 37: r = a <= b; break;
+  case 38: r = sa > sb; break;
+  case 39: r = sa >= sb; break;
+  case 40: r = sa < sb; break;
+  case 41: r = sa <= sb; break;
+  default:
+    untracked("an unknown comparison (%u)", pred);
+    return 0;
+  }
+  uint32_t na = operand(ia, a, bits), nb = operand(ib, b, bits);
+  return node(TSOIFY_SYM_ICMP, 1, pred, na, nb, bits, 0, (uint64_t)r);
+}
+
+uint32_t __tsoify_sym_cast(uint32_t op, uint32_t to, uint32_t from, uint32_t id, uint64_t v) {
+  if (!id || !in_step(id, v, from)) return 0;
+  v &= mask(from);
+  uint64_t r = op == TSOIFY_SYM_SEXT ? (uint64_t)sx(v, from) : v;
+  if (op != TSOIFY_SYM_ZEXT && op != TSOIFY_SYM_SEXT && op != TSOIFY_SYM_TRUNC) {
+    untracked("an unknown conversion (%u)", op);
+    return 0;
+  }
+  return node(op, to, 0, id, 0, 0, 0, r);
+}
+
+uint32_t __tsoify_sym_select(uint32_t bits, uint32_t ic, uint64_t c, uint32_t ia, uint64_t a, uint32_t ib, uint64_t b) {
+  if (!ic) return c & 1 ? (ia && in_step(ia, a, bits) ? ia : 0) : (ib && in_step(ib, b, bits) ? ib : 0);
+  if (!in_step(ic, c, 1)) return 0;
+  uint32_t na = operand(ia, a, bits), nb = operand(ib, b, bits);
+  return node(TSOIFY_SYM_SELECT, bits, 0, ic, na, nb, 0, c & 1 ? a : b);
+}
+
+/* A conditional branch or an assume on `cond` (its node `id`, `bits` wide):
+ * a path condition. */
+void __tsoify_sym_branch(uint32_t id, uint64_t cond, uint32_t bits) {
+  if (!id || !in_step(id, cond, bits)) return;
+  struct tsoify_shm *s = rt_shm;
+  if (s->n_path >= TSOIFY_MAX_PATH)
+    rt_end(TSOIFY_ST_INTERNAL, 0, "more than %u branches on nondet values in one execution (a loop over a nondet count? --unroll bounds it)", TSOIFY_MAX_PATH);
+  struct tsoify_path_cond *p = &s->path[s->n_path++];
+  p->node = id;
+  p->taken = (cond & mask(bits)) != 0;
+  p->thread = (uint32_t)rt_cur;
+  p->event = s->n_events;
+  if (spawned) note(TSOIFY_SYM_AFTER_SPAWN, "a branch on a nondet value after a thread was created (only values before any thread starts are searched exhaustively yet)");
+}
+
+/* A value the pass cannot follow: untracked when it is symbolic. */
+void __tsoify_sym_lost(uint32_t id, uint32_t why, uint32_t line) {
+  if (!id) return;
+  untracked("line %u: a value built from a nondet value %s", line, lost_what[why < N_LOST ? why : 0]);
+}
+
+/* ---- memory ---- */
+
+static int overlaps(const struct shadow *e, uintptr_t a, uint64_t n) { return rt_ranges_overlap(e->addr, e->size, a, n); }
+
+static int any_overlap(uintptr_t a, uint64_t n) {
+  for (uint32_t i = 0; i < n_shadow; i++)
+    if (overlaps(&shadow[i], a, n)) return 1;
+  return 0;
+}
+
+/* [a, a+n) is written with concrete bytes, in program order */
+void rt_sym_clear(uintptr_t a, uint64_t n) {
+  if (!n_shadow || spawned) return; /* after a spawn entries stay: their reads are flagged */
+  for (uint32_t i = 0; i < n_shadow;) {
+    struct shadow *e = &shadow[i];
+    if (!overlaps(e, a, n)) {
+      i++;
+      continue;
+    }
+    if (a <= e->addr && e->addr + e->size <= a + n) {
+      *e = shadow[--n_shadow]; /* overwritten whole */
+      continue;
+    }
+    e->node = POISON; /* some bytes left of a symbolic value */
+    i++;
+  }
+}
+
+/* memory that dies (free, the end of a frame) */
+void rt_sym_drop(uintptr_t a, uint64_t n) {
+  if (!n_shadow || spawned) return;
+  for (uint32_t i = 0; i < n_shadow;)
+    if (overlaps(&shadow[i], a, n)) shadow[i] = shadow[--n_shadow];
+    else i++;
+}
+
+void __tsoify_sym_store(void *p, uint64_t size, uint32_t id, uint64_t v, uint32_t bits) {
+  if (!id || !in_step(id, v, bits)) return;
+  uintptr_t a = (uintptr_t)p;
+  if (spawned) note(TSOIFY_SYM_AFTER_SPAWN, "a nondet value was stored after a thread was created (only values before any thread starts are searched exhaustively yet)");
+  if (!shadow || n_shadow >= MAX_SHADOW) {
+    untracked("more than %u stored values built from nondet values", MAX_SHADOW);
+    return;
+  }
+  rt_sym_clear(a, size); /* (done by the store already, unless after a spawn) */
+  shadow[n_shadow++] = (struct shadow){a, (uint32_t)size, id};
+}
+
+/* An instrumented integer load of [p, p+size) is next (its read consumes this). */
+void __tsoify_sym_claim(const void *p) { claimed[rt_cur] = (uintptr_t)p; }
+
+/* Every read of program memory by thread t (rt_mm_load): one the pass did
+ * not claim must not see symbolic bytes. */
+void rt_sym_read(int t, uintptr_t a, uint64_t n) {
+  uintptr_t c = claimed[t];
+  claimed[t] = 0;
+  if (!n_shadow || (c == a && c) || !any_overlap(a, n)) return;
+  untracked("a value built from a nondet value is read by the runtime (a library function, or a load that is not of an integer)");
+}
+
+/* A read the runtime makes for itself (rt_mm_peek, an atomic
+ * read-modify-write): symbolic bytes there are not followed. */
+void rt_sym_unclaimed(uintptr_t a, uint64_t n, int writes) {
+  if (!n_shadow) return;
+  if (any_overlap(a, n)) untracked("a value built from a nondet value is read by an atomic operation or the runtime");
+  if (writes) rt_sym_clear(a, n);
+}
+
+uint32_t __tsoify_sym_load(const void *p, uint64_t size, uint64_t v, uint32_t bits) {
+  if (!n_shadow) return 0;
+  uintptr_t a = (uintptr_t)p;
+  uint32_t found = 0;
+  for (uint32_t i = n_shadow; i-- > 0;) {
+    const struct shadow *e = &shadow[i];
+    if (!overlaps(e, a, size)) continue;
+    if (e->addr == a && e->size == size && e->node != POISON) {
+      if (!found) found = e->node; /* the newest */
+      continue;
+    }
+    untracked("a value built from a nondet value is read back at another width or offset");
+    return 0;
+  }
+  if (!found) return 0;
+  if (spawned) note(TSOIFY_SYM_AFTER_SPAWN, "a nondet value was read from memory after a thread was created (only values before any thread starts are searched exhaustively yet)");
+  if (!in_step(found, v, bits)) return 0;
+  return found;
+}
