@@ -543,7 +543,7 @@ fn room_needed(e: &Event, flushes_so_far: usize) -> Option<usize> {
     (e.kind == EV_STORE && e.aux & 0xff == 4).then(|| ((e.aux >> 8) as usize).min(flushes_so_far))
 }
 
-fn join(a: &mut [u32], b: &[u32]) {
+pub(super) fn join(a: &mut [u32], b: &[u32]) {
     for (x, y) in a.iter_mut().zip(b) {
         *x = (*x).max(*y);
     }

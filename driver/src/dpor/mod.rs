@@ -468,16 +468,10 @@ impl<'a> Execution<'a> {
     /// happens after event x exactly when this reaches x's entry.
     fn reach(&self, s: usize) -> &[u32] {
         self.reach[s].get_or_init(|| {
-            let mut reach: Vec<u32> = vec![];
+            let mut reach = vec![0; self.a.clocks.width()];
             for y in self.steps.span(s) {
-                let row = self.a.clocks.row(y);
-                if reach.is_empty() {
-                    reach = row.to_vec();
-                } else {
-                    reach.iter_mut().zip(row).for_each(|(r, &c)| *r = (*r).max(c));
-                }
+                analysis::join(&mut reach, self.a.clocks.row(y));
             }
-            reach.resize(self.a.clocks.width(), 0);
             reach
         })
     }
