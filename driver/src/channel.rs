@@ -236,7 +236,7 @@ pub struct Sleeper {
 }
 
 #[repr(C)]
-#[derive(Clone, Copy, Debug, Default)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Event {
     pub thread: u16,
     pub kind: u8,

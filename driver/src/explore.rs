@@ -356,6 +356,8 @@ struct Search<'c> {
     not_robust: Option<(crate::robust::Reordering, Vec<Event>)>,
     outcomes: BTreeMap<String, (u64, u64)>,
     races: Vec<FoundRace>,
+    /// the data-race check's state after the last execution, kept for the next
+    race_check: crate::races::Incremental,
     /// each site's ordering, for the race check: read from the tables the
     /// server writes as it starts (so after its first answer)
     program_info: Option<crate::info::ProgramInfo>,
@@ -377,6 +379,7 @@ impl<'c> Search<'c> {
             not_robust: None,
             outcomes: BTreeMap::new(),
             races: vec![],
+            race_check: Default::default(),
             program_info: None,
         }
     }
@@ -468,10 +471,10 @@ impl<'c> Search<'c> {
         }
         let events = &s.events[..(s.n_events as usize).min(s.events.len())];
         let program_info = self.program_info.get_or_insert_with(|| crate::info::ProgramInfo::read(info));
-        for race in crate::races::find(events, program_info) {
+        for race in self.race_check.find(events, program_info) {
             if !self.races.iter().any(|r| r.race.sites() == race.sites()) {
                 let events = self.races.is_empty().then(|| events.to_vec());
-                self.races.push(FoundRace { race, events, execution: self.stats.executions });
+                self.races.push(FoundRace { race: race.clone(), events, execution: self.stats.executions });
             }
         }
         self.cfg.races == RaceCheck::Property && !self.races.is_empty()

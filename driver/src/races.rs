@@ -109,9 +109,9 @@ fn kind(write: bool, atomic: bool) -> usize {
     write as usize * 2 + atomic as usize
 }
 
-struct Checker<'a> {
-    events: &'a [Event],
-    info: &'a ProgramInfo,
+/// What the check knows after some prefix of an execution.
+#[derive(Default)]
+struct State {
     clocks: Vec<Clock>,
     /// each thread's clock at its last release fence
     fence_release: Vec<Clock>,
@@ -138,15 +138,158 @@ struct Checker<'a> {
     lasts: Vec<[Last; 4]>,
     threads: usize,
     races: Vec<Race>,
+    /// how to take back each change since the log was last cut (only
+    /// while `logging`: the incremental check rewinds to a shared prefix)
+    undo: Vec<Undo>,
+    logging: bool,
 }
 
-impl<'a> Checker<'a> {
+/// Which clock a change replaced.
+#[derive(Clone, Copy)]
+enum ClockSlot {
+    Thread(usize),
+    FenceRelease(usize),
+    FenceAcquire(usize),
+    Lock(u64),
+    Block,
+}
+
+/// One change to the state, with what it replaced.
+enum Undo {
+    /// the per-thread tables had this many threads
+    Threads(usize),
+    Clock(ClockSlot, Option<Clock>),
+    /// a thread's own entry went up by one
+    Tick(usize),
+    InBlock(usize, bool),
+    /// a byte got its first history entries (`lasts` had this length)
+    History(u64, usize),
+    Last(usize, usize, Last),
+    Race,
+    /// a new write id (its sequence and writer)
+    Write,
+    Sequence(usize, Vec<(u16, Clock)>),
+    Memory(u64, Option<usize>),
+    Buffered(u32),
+    Flushed(u32, usize, (usize, usize)),
+    AllBuffered(HashMap<u32, VecDeque<(usize, usize)>>),
+}
+
+impl State {
+    fn new(threads: usize, bytes: usize, logging: bool) -> State {
+        State {
+            history: HashMap::with_capacity_and_hasher(bytes, Default::default()),
+            lasts: Vec::with_capacity(bytes * threads),
+            threads,
+            logging,
+            ..State::default()
+        }
+    }
+
+    fn log(&mut self, u: impl FnOnce(&Self) -> Undo) {
+        if self.logging {
+            let u = u(self);
+            self.undo.push(u);
+        }
+    }
+
+    fn clock_mut(&mut self, slot: ClockSlot) -> &mut Clock {
+        match slot {
+            ClockSlot::Thread(t) => &mut self.clocks[t],
+            ClockSlot::FenceRelease(t) => &mut self.fence_release[t],
+            ClockSlot::FenceAcquire(t) => &mut self.fence_acquire[t],
+            ClockSlot::Lock(a) => self.locks.entry(a).or_default(),
+            ClockSlot::Block => &mut self.block,
+        }
+    }
+
+    /// Note the clock in `slot` is about to change.
+    fn save(&mut self, slot: ClockSlot) {
+        self.log(|s| {
+            Undo::Clock(
+                slot,
+                match slot {
+                    ClockSlot::Lock(a) => s.locks.get(&a).cloned(),
+                    ClockSlot::Thread(t) => Some(s.clocks[t].clone()),
+                    ClockSlot::FenceRelease(t) => Some(s.fence_release[t].clone()),
+                    ClockSlot::FenceAcquire(t) => Some(s.fence_acquire[t].clone()),
+                    ClockSlot::Block => Some(s.block.clone()),
+                },
+            )
+        });
+    }
+
+    fn join_into(&mut self, slot: ClockSlot, c: &[u32]) {
+        self.save(slot);
+        join(self.clock_mut(slot), c);
+    }
+
+    fn set(&mut self, slot: ClockSlot, c: Clock) {
+        self.save(slot);
+        *self.clock_mut(slot) = c;
+    }
+
+    /// Take back the changes logged after the first `mark` ones.
+    fn rewind(&mut self, mark: usize) {
+        while self.undo.len() > mark {
+            match self.undo.pop().unwrap() {
+                Undo::Threads(n) => {
+                    self.clocks.truncate(n);
+                    self.fence_release.truncate(n);
+                    self.fence_acquire.truncate(n);
+                    self.in_block.truncate(n);
+                }
+                Undo::Clock(ClockSlot::Lock(a), None) => {
+                    self.locks.remove(&a);
+                }
+                Undo::Clock(slot, old) => *self.clock_mut(slot) = old.unwrap_or_default(),
+                Undo::Tick(t) => self.clocks[t][t] -= 1,
+                Undo::InBlock(t, b) => self.in_block[t] = b,
+                Undo::History(b, len) => {
+                    self.history.remove(&b);
+                    self.lasts.truncate(len);
+                }
+                Undo::Last(at, k, last) => self.lasts[at][k] = last,
+                Undo::Race => {
+                    self.races.pop();
+                }
+                Undo::Write => {
+                    self.sequences.pop();
+                    self.writers.pop();
+                }
+                Undo::Sequence(w, old) => self.sequences[w] = old,
+                Undo::Memory(b, None) => {
+                    self.memory.remove(&b);
+                }
+                Undo::Memory(b, Some(w)) => {
+                    self.memory.insert(b, w);
+                }
+                Undo::Buffered(p) => {
+                    self.buffered.get_mut(&p).and_then(|q| q.pop_back());
+                }
+                Undo::Flushed(p, k, store) => self.buffered.entry(p).or_default().insert(k, store),
+                Undo::AllBuffered(all) => self.buffered = all,
+            }
+        }
+    }
+}
+
+/// The check of one execution's events against the state.
+struct Checker<'a, 's> {
+    events: &'a [Event],
+    info: &'a ProgramInfo,
+    st: &'s mut State,
+}
+
+impl Checker<'_, '_> {
     fn thread(&mut self, t: usize) {
-        if self.clocks.len() <= t {
-            self.clocks.resize(t + 1, vec![]);
-            self.fence_release.resize(t + 1, vec![]);
-            self.fence_acquire.resize(t + 1, vec![]);
-            self.in_block.resize(t + 1, false);
+        let st = &mut *self.st;
+        if st.clocks.len() <= t {
+            st.log(|s| Undo::Threads(s.clocks.len()));
+            st.clocks.resize(t + 1, vec![]);
+            st.fence_release.resize(t + 1, vec![]);
+            st.fence_acquire.resize(t + 1, vec![]);
+            st.in_block.resize(t + 1, false);
         }
     }
 
@@ -159,35 +302,44 @@ impl<'a> Checker<'a> {
     fn check(&mut self, i: usize, write: bool, atomic: bool) {
         let e = self.events[i];
         let t = e.thread as usize;
-        let epoch = at(&self.clocks[t], t);
+        let st = &mut *self.st;
+        let epoch = at(&st.clocks[t], t);
         let mut found: Option<(usize, bool, bool)> = None;
-        let n = self.threads;
+        let n = st.threads;
         for b in e.addr..e.addr + e.size.max(1) as u64 {
-            let at_byte = *self.history.entry(b).or_insert_with(|| {
-                self.lasts.resize(self.lasts.len() + n, [Last::default(); 4]);
-                self.lasts.len() - n
-            });
-            let per_thread = &mut self.lasts[at_byte..at_byte + n];
+            let at_byte = match st.history.get(&b) {
+                Some(&a) => a,
+                None => {
+                    let len = st.lasts.len();
+                    st.log(|_| Undo::History(b, len));
+                    st.history.insert(b, len);
+                    st.lasts.resize(len + n, [Last::default(); 4]);
+                    len
+                }
+            };
             if found.is_none() {
-                'threads: for (u, lasts) in per_thread.iter().enumerate() {
+                'threads: for (u, lasts) in st.lasts[at_byte..at_byte + n].iter().enumerate() {
                     if u == t {
                         continue;
                     }
                     for (k, last) in lasts.iter().enumerate() {
                         let (w, a) = (k >= 2, k & 1 == 1);
-                        if last.epoch != 0 && (w || write) && !(a && atomic) && at(&self.clocks[t], u) < last.epoch {
+                        if last.epoch != 0 && (w || write) && !(a && atomic) && at(&st.clocks[t], u) < last.epoch {
                             found = Some((last.event, w, a));
                             break 'threads;
                         }
                     }
                 }
             }
-            per_thread[t][kind(write, atomic)] = Last { epoch, event: i };
+            let (slot, k) = (at_byte + t, kind(write, atomic));
+            st.log(|s| Undo::Last(slot, k, s.lasts[slot][k]));
+            st.lasts[slot][k] = Last { epoch, event: i };
         }
         if let Some((j, w, a)) = found {
             let race = Race { first: self.access(j, w, a), second: self.access(i, write, atomic) };
-            if !self.races.iter().any(|r| r.sites() == race.sites()) {
-                self.races.push(race);
+            if !self.st.races.iter().any(|r| r.sites() == race.sites()) {
+                self.st.log(|_| Undo::Race);
+                self.st.races.push(race);
             }
         }
     }
@@ -196,7 +348,7 @@ impl<'a> Checker<'a> {
     /// (bytes its own buffer holds come from its own earlier stores).
     fn read_from(&self, e: &Event) -> Vec<usize> {
         let own = |b: u64| {
-            self.buffered.values().flatten().any(|&(_, s)| {
+            self.st.buffered.values().flatten().any(|&(_, s)| {
                 let st = &self.events[s];
                 st.thread == e.thread && st.addr <= b && b < st.addr + st.size as u64
             })
@@ -206,7 +358,7 @@ impl<'a> Checker<'a> {
             if e.aux & 1 != 0 && own(b) {
                 continue;
             }
-            if let Some(&w) = self.memory.get(&b) {
+            if let Some(&w) = self.st.memory.get(&b) {
                 if !ws.contains(&w) {
                     ws.push(w);
                 }
@@ -220,16 +372,13 @@ impl<'a> Checker<'a> {
     fn synchronise(&mut self, t: usize, from: &[usize], order: u32, atomic: bool) {
         let mut got: Clock = vec![];
         for &w in from {
-            for (_, released) in &self.sequences[w] {
+            for (_, released) in &self.st.sequences[w] {
                 join(&mut got, released);
             }
         }
-        if atomic {
-            if acquires(order) {
-                join(&mut self.clocks[t], &got);
-            } else {
-                join(&mut self.fence_acquire[t], &got);
-            }
+        if atomic && !got.is_empty() {
+            let slot = if acquires(order) { ClockSlot::Thread(t) } else { ClockSlot::FenceAcquire(t) };
+            self.st.join_into(slot, &got);
         }
     }
 
@@ -238,16 +387,18 @@ impl<'a> Checker<'a> {
     /// fence) heads a release sequence.
     fn write(&mut self, i: usize, order: u32, atomic: bool, rmw: bool) -> usize {
         let t = self.events[i].thread as usize;
+        let st = &mut *self.st;
         let head = if atomic && releases(order) {
-            self.clocks[t].clone()
+            st.clocks[t].clone()
         } else if atomic {
-            self.fence_release[t].clone()
+            st.fence_release[t].clone()
         } else {
             vec![]
         };
-        self.sequences.push(if head.is_empty() { vec![] } else { vec![(t as u16, head)] });
-        self.writers.push(Writer { thread: t as u16, atomic, rmw });
-        self.writers.len() - 1
+        st.log(|_| Undo::Write);
+        st.sequences.push(if head.is_empty() { vec![] } else { vec![(t as u16, head)] });
+        st.writers.push(Writer { thread: t as u16, atomic, rmw });
+        st.writers.len() - 1
     }
 
     /// Write `w` reaches memory: its place in the modification order. C11's
@@ -255,18 +406,23 @@ impl<'a> Checker<'a> {
     /// (all of them) or an atomic store of a sequence's head thread (that
     /// one); anything else ends them.
     fn write_memory(&mut self, w: usize, e: &Event) {
-        let me = self.writers[w];
-        if let Some(&p) = self.memory.get(&e.addr).filter(|&&p| p != w && me.atomic) {
-            let go_on: Vec<(u16, Clock)> = self.sequences[p].iter().filter(|(head, _)| me.rmw || *head == me.thread).cloned().collect();
+        let st = &mut *self.st;
+        let me = st.writers[w];
+        if let Some(&p) = st.memory.get(&e.addr).filter(|&&p| p != w && me.atomic) {
+            let go_on: Vec<(u16, Clock)> = st.sequences[p].iter().filter(|(head, _)| me.rmw || *head == me.thread).cloned().collect();
+            if !go_on.is_empty() {
+                st.log(|s| Undo::Sequence(w, s.sequences[w].clone()));
+            }
             for (head, clock) in go_on {
-                match self.sequences[w].iter_mut().find(|(h, _)| *h == head) {
+                match st.sequences[w].iter_mut().find(|(h, _)| *h == head) {
                     Some((_, c)) => join(c, &clock),
-                    None => self.sequences[w].push((head, clock)),
+                    None => st.sequences[w].push((head, clock)),
                 }
             }
         }
         for b in e.addr..e.addr + e.size as u64 {
-            self.memory.insert(b, w);
+            let old = st.memory.insert(b, w);
+            st.log(|_| Undo::Memory(b, old));
         }
     }
 
@@ -275,23 +431,27 @@ impl<'a> Checker<'a> {
         let t = e.thread as usize;
         if e.kind == EV_FLUSH {
             // the oldest buffered store of that flush process to these bytes
-            if let Some(q) = self.buffered.get_mut(&e.aux) {
-                let events = self.events;
-                if let Some(k) = q.iter().position(|&(_, s)| events[s].addr == e.addr && events[s].size == e.size) {
-                    let (w, _) = q.remove(k).unwrap();
-                    self.write_memory(w, &e);
-                }
+            let events = self.events;
+            let flushed = self.st.buffered.get_mut(&e.aux).and_then(|q| {
+                let k = q.iter().position(|&(_, s)| events[s].addr == e.addr && events[s].size == e.size)?;
+                Some((k, q.remove(k).unwrap()))
+            });
+            if let Some((k, store)) = flushed {
+                self.st.log(|_| Undo::Flushed(e.aux, k, store));
+                self.write_memory(store.0, &e);
             }
             return;
         }
         self.thread(t);
-        let own = &mut self.clocks[t];
-        if own.len() <= t {
+        if self.st.clocks[t].len() <= t {
+            let mut own = self.st.clocks[t].clone();
             own.resize(t + 1, 0);
+            self.st.set(ClockSlot::Thread(t), own);
         }
-        own[t] += 1;
+        self.st.clocks[t][t] += 1;
+        self.st.log(|_| Undo::Tick(t));
         let order = self.info.order(e.loc);
-        let in_block = self.in_block[t];
+        let in_block = self.st.in_block[t];
         match e.kind {
             EV_LOAD => {
                 let atomic = order != 0 || in_block;
@@ -306,7 +466,8 @@ impl<'a> Checker<'a> {
                 if e.aux == 0 {
                     self.write_memory(w, &e);
                 } else {
-                    self.buffered.entry(e.aux2).or_default().push_back((w, i));
+                    self.st.buffered.entry(e.aux2).or_default().push_back((w, i));
+                    self.st.log(|_| Undo::Buffered(e.aux2));
                 }
             }
             EV_RMW | EV_CMPXCHG => {
@@ -325,49 +486,54 @@ impl<'a> Checker<'a> {
                 // store's location): seq_cst; others say their order
                 let order = if e.kind == EV_FENCE { 7 } else { e.aux };
                 if releases(order) {
-                    self.fence_release[t] = self.clocks[t].clone();
+                    let own = self.st.clocks[t].clone();
+                    self.st.set(ClockSlot::FenceRelease(t), own);
                 }
                 if acquires(order) {
-                    let pending = std::mem::take(&mut self.fence_acquire[t]);
-                    join(&mut self.clocks[t], &pending);
+                    let pending = std::mem::take(&mut self.st.fence_acquire[t]);
+                    if !pending.is_empty() {
+                        self.st.log(|_| Undo::Clock(ClockSlot::FenceAcquire(t), Some(pending.clone())));
+                        self.st.join_into(ClockSlot::Thread(t), &pending);
+                    }
                 }
             }
             EV_SPAWN => {
                 let child = e.aux as usize;
                 self.thread(child);
-                let c = self.clocks[t].clone();
-                join(&mut self.clocks[child], &c);
+                let c = self.st.clocks[t].clone();
+                self.st.join_into(ClockSlot::Thread(child), &c);
             }
             EV_JOIN => {
                 let u = e.aux as usize;
                 self.thread(u);
-                let c = self.clocks[u].clone();
-                join(&mut self.clocks[t], &c);
+                let c = self.st.clocks[u].clone();
+                self.st.join_into(ClockSlot::Thread(t), &c);
             }
             // a failed try took nothing
             EV_LOCK if e.aux & LOCK_FAILED != 0 => {}
             EV_LOCK => {
-                if let Some(c) = self.locks.get(&e.addr) {
+                if let Some(c) = self.st.locks.get(&e.addr) {
                     let c = c.clone();
-                    join(&mut self.clocks[t], &c);
+                    self.st.join_into(ClockSlot::Thread(t), &c);
                 }
             }
             EV_UNLOCK => {
                 // joined, not replaced: a barrier or a semaphore collects
                 // every arrival or post (for a mutex the two are the same)
-                let c = self.clocks[t].clone();
-                join(self.locks.entry(e.addr).or_default(), &c);
+                let c = self.st.clocks[t].clone();
+                self.st.join_into(ClockSlot::Lock(e.addr), &c);
             }
             EV_COND_WAIT => {
                 // the wait releases its mutex (the event's value)
-                let c = self.clocks[t].clone();
-                join(self.locks.entry(e.value).or_default(), &c);
+                let c = self.st.clocks[t].clone();
+                self.st.join_into(ClockSlot::Lock(e.value), &c);
             }
             EV_FREE => {
                 // the block's buffered stores of this thread are dropped, never written
                 let (lo, hi) = (e.addr, e.addr + e.value.max(1));
                 let events = self.events;
-                for q in self.buffered.values_mut() {
+                self.st.log(|s| Undo::AllBuffered(s.buffered.clone()));
+                for q in self.st.buffered.values_mut() {
                     q.retain(|&(_, s)| {
                         let st = &events[s];
                         st.thread != e.thread || st.addr + st.size as u64 <= lo || hi <= st.addr
@@ -375,17 +541,29 @@ impl<'a> Checker<'a> {
                 }
             }
             EV_ATOMIC_BEGIN => {
-                self.in_block[t] = true;
-                let c = self.block.clone();
-                join(&mut self.clocks[t], &c);
+                self.st.log(|s| Undo::InBlock(t, s.in_block[t]));
+                self.st.in_block[t] = true;
+                let c = self.st.block.clone();
+                self.st.join_into(ClockSlot::Thread(t), &c);
             }
             EV_ATOMIC_END => {
-                self.in_block[t] = false;
-                self.block = self.clocks[t].clone();
+                self.st.log(|s| Undo::InBlock(t, s.in_block[t]));
+                self.st.in_block[t] = false;
+                let c = self.st.clocks[t].clone();
+                self.st.set(ClockSlot::Block, c);
             }
             _ => {}
         }
     }
+}
+
+/// Threads of an execution (those with events and those spawned), and the
+/// bytes its accesses may touch (room for the per-byte tables, so they do
+/// not grow and copy themselves step by step).
+fn extent(events: &[Event]) -> (usize, usize) {
+    let threads = events.iter().filter(|e| e.kind != EV_FLUSH).map(|e| 1 + if e.kind == EV_SPAWN { e.aux as usize } else { e.thread as usize }).max().unwrap_or(1);
+    let bytes: usize = events.iter().map(|e| e.size as usize).sum::<usize>().min(1 << 16);
+    (threads, bytes)
 }
 
 /// Every race of the execution `events`, one per pair of program
@@ -393,34 +571,54 @@ impl<'a> Checker<'a> {
 /// `__VERIFIER_assume` are not looked at (the execution is infeasible from
 /// there).
 pub fn find(events: &[Event], info: &ProgramInfo) -> Vec<Race> {
-    let threads = events.iter().filter(|e| e.kind != EV_FLUSH).map(|e| 1 + if e.kind == EV_SPAWN { e.aux as usize } else { e.thread as usize }).max().unwrap_or(1);
-    // room for the bytes the accesses may touch, so the per-byte table
-    // does not grow (and copy itself) step by step
-    let bytes: usize = events.iter().map(|e| e.size as usize).sum::<usize>().min(1 << 16);
-    let mut c = Checker {
-        events,
-        info,
-        clocks: vec![],
-        fence_release: vec![],
-        fence_acquire: vec![],
-        in_block: vec![],
-        locks: HashMap::default(),
-        block: vec![],
-        sequences: vec![],
-        writers: vec![],
-        memory: HashMap::default(),
-        buffered: HashMap::default(),
-        history: HashMap::with_capacity_and_hasher(bytes, Default::default()),
-        lasts: Vec::with_capacity(bytes * threads),
-        // every thread of the execution: those that have events and those spawned
-        threads,
-        races: vec![],
-    };
+    let (threads, bytes) = extent(events);
+    let mut st = State::new(threads, bytes, false);
+    let mut c = Checker { events, info, st: &mut st };
     for (i, e) in events.iter().enumerate() {
         if e.kind == EV_ASSUME_FAILED {
             break;
         }
         c.event(i);
     }
-    c.races
+    st.races
+}
+
+/// `find` for execution after execution of one search: the next execution
+/// replays a prefix of the last one, and the check of an event depends
+/// only on the events before it, so the state after the shared prefix is
+/// kept (the changes made after it are taken back) and only the rest is
+/// checked. The result is `find`'s (debug builds compare the two).
+#[derive(Default)]
+pub struct Incremental {
+    st: State,
+    /// the last execution's events (those checked)
+    events: Vec<Event>,
+    /// per checked event: the length of the undo log before it
+    marks: Vec<usize>,
+}
+
+impl Incremental {
+    pub fn find(&mut self, events: &[Event], info: &ProgramInfo) -> &[Race] {
+        let end = events.iter().position(|e| e.kind == EV_ASSUME_FAILED).unwrap_or(events.len());
+        let events_checked = &events[..end];
+        let (threads, bytes) = extent(events);
+        // the per-byte tables have a row per thread: more threads, start over
+        let mut shared = self.events.iter().zip(events_checked).take_while(|(a, b)| a == b).count();
+        if threads > self.st.threads {
+            self.st = State::new(threads.max(self.st.threads * 2), bytes, true);
+            shared = 0;
+        }
+        self.st.rewind(if shared < self.marks.len() { self.marks[shared] } else { self.st.undo.len() });
+        self.marks.truncate(shared);
+        self.events.truncate(shared);
+        let mut c = Checker { events, info, st: &mut self.st };
+        for i in shared..end {
+            self.marks.push(c.st.undo.len());
+            c.event(i);
+        }
+        self.events.extend_from_slice(&events[shared..end]);
+        #[cfg(debug_assertions)]
+        assert_eq!(self.st.races, find(events, info), "incremental race check differs from the check from scratch");
+        &self.st.races
+    }
 }

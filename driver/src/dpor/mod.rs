@@ -54,7 +54,6 @@
 //! a PSO eviction) are explored in full at their node.
 
 use crate::channel::{Choice, Event, Footprint, CH_ROOM_WAIT, CH_SCHEDULE, EV_ATOMIC_BEGIN, EV_ATOMIC_END, EV_FLUSH, EV_SPAWN};
-use std::cell::OnceCell;
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::rc::Rc;
 
@@ -319,6 +318,8 @@ struct Steps {
     start: Vec<usize>,
     end: Vec<usize>,
     of_event: Vec<usize>,
+    /// per step: it is (part of) an atomic block
+    block: Vec<bool>,
 }
 
 const NO_STEP: usize = usize::MAX;
@@ -337,7 +338,9 @@ impl Steps {
                 *slot = s;
             }
         }
-        Steps { blocks: Blocks::new(events), node, proc, start, end, of_event }
+        let mut steps = Steps { blocks: Blocks::new(events), node, proc, start, end, of_event, block: vec![] };
+        steps.block = (0..steps.node.len()).map(|s| steps.span(s).any(|e| steps.blocks.contains(e))).collect();
+        steps
     }
 
     fn events(&self, s: usize) -> std::ops::Range<usize> {
@@ -346,7 +349,7 @@ impl Steps {
 
     /// Step s is (part of) an atomic block.
     fn in_block(&self, s: usize) -> bool {
-        self.span(s).any(|e| self.blocks.contains(e))
+        self.block[s]
     }
 
     /// The events step s commits to: its own, and when it ends inside an
@@ -421,16 +424,35 @@ struct Execution<'a> {
     events: &'a [Event],
     steps: Steps,
     a: &'a Analysis,
-    /// per step, made when first asked: `roots` and `reach`
-    roots: Vec<OnceCell<Vec<(usize, u32)>>>,
-    reach: Vec<OnceCell<Vec<u32>>>,
+    /// per step s, `roots(s)`: entries `roots_at[s]..roots_at[s + 1]`
+    root_entries: Vec<(usize, u32)>,
+    roots_at: Vec<usize>,
+    /// per step, `reach(s)`: `width` cells from `s * width`
+    reach_cells: Vec<u32>,
+    width: usize,
 }
 
 impl<'a> Execution<'a> {
     fn new(path: &[Node], events: &'a [Event], a: &'a Analysis) -> Execution<'a> {
         let steps = Steps::new(path, events);
         let n = steps.node.len();
-        Execution { events, steps, a, roots: vec![OnceCell::new(); n], reach: vec![OnceCell::new(); n] }
+        let width = a.clocks.width();
+        let mut root_entries = Vec::with_capacity(n + n / 2);
+        let mut roots_at = Vec::with_capacity(n + 1);
+        let mut reach_cells = vec![0; n * width];
+        let mut roots = vec![];
+        for s in 0..n {
+            roots_at.push(root_entries.len());
+            roots.clear();
+            add_roots(&mut roots, steps.events(s).map(|m| a.clocks.entry(events, m)));
+            root_entries.extend_from_slice(&roots);
+            let reach = &mut reach_cells[s * width..(s + 1) * width];
+            for y in steps.span(s) {
+                analysis::join(reach, a.clocks.row(y));
+            }
+        }
+        roots_at.push(root_entries.len());
+        Execution { events, steps, a, root_entries, roots_at, reach_cells, width }
     }
 
     /// Event m and, when m is inside an atomic block, the rest of the
@@ -457,23 +479,13 @@ impl<'a> Execution<'a> {
     /// when it happens after one of these: the others follow them in
     /// program order).
     fn roots(&self, s: usize) -> &[(usize, u32)] {
-        self.roots[s].get_or_init(|| {
-            let mut roots = vec![];
-            add_roots(&mut roots, self.steps.events(s).map(|m| self.a.clocks.entry(self.events, m)));
-            roots
-        })
+        &self.root_entries[self.roots_at[s]..self.roots_at[s + 1]]
     }
 
     /// The join of the clocks of step s's span: some event of the span
     /// happens after event x exactly when this reaches x's entry.
     fn reach(&self, s: usize) -> &[u32] {
-        self.reach[s].get_or_init(|| {
-            let mut reach = vec![0; self.a.clocks.width()];
-            for y in self.steps.span(s) {
-                analysis::join(&mut reach, self.a.clocks.row(y));
-            }
-            reach
-        })
+        &self.reach_cells[s * self.width..(s + 1) * self.width]
     }
 
     /// The step a race's first event must be moved behind: its own, or the
