@@ -13,6 +13,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/mman.h>
+#include <unistd.h>
 #include "rt.h"
 
 #if UINTPTR_MAX > 0xffffffffu
@@ -281,7 +282,14 @@ int __tsoify_libc_sprintf(char *dst, const char *fmt, ...) {
  * conversion gives it. */
 #define SCAN_ARGS 16
 #define SCAN_SLOT 1024
-static char scan_slots[SCAN_ARGS][SCAN_SLOT];
+/* scratch, cleared before each use: kept out of the data segment, which
+ * is restored after every execution */
+static char (*scan_slots)[SCAN_SLOT];
+
+void rt_libc_init(void) {
+  scan_slots = mmap(0, SCAN_ARGS * sizeof *scan_slots, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (scan_slots == MAP_FAILED) _exit(70);
+}
 
 /* Bytes conversion `conv` with length modifier `len` (h, hh, l, ll, L, j,
  * z, t, q as 'H' for hh and 'Q' for ll) and `width` assigns at slot. */
@@ -303,7 +311,7 @@ int __tsoify_libc_sscanf(const char *str, const char *fmt, ...) {
   size_t n = 0;
   while ((copy[n] = load_byte(str + n)) != 0)
     if (++n == sizeof copy) rt_end(TSOIFY_ST_INTERNAL, rt_cur_loc, "sscanf of a string longer than %d characters", FORMAT_TEXT - 1);
-  memset(scan_slots, 0, sizeof scan_slots);
+  memset(scan_slots, 0, SCAN_ARGS * sizeof *scan_slots);
   char (*t)[SCAN_SLOT] = scan_slots;
   int r = sscanf(copy, fmt, t[0], t[1], t[2], t[3], t[4], t[5], t[6], t[7], t[8], t[9], t[10], t[11], t[12], t[13], t[14], t[15]);
   va_list ap;

@@ -266,6 +266,11 @@ int rt_mm_buffers_overlap(int t, int u);
 
 /* ---- await.c ---- */
 void rt_await_init(void);
+/* thread-specific data (sync.c): set up once; a thread's values cleared as it starts */
+void rt_keys_init(void);
+void rt_keys_thread_start(int t);
+/* libc.c's scratch, set up once */
+void rt_libc_init(void);
 void rt_await_reset(int t); /* a thread starts */
 /* t read `size` bytes at addr (a load, or the old value of an RMW/CAS) */
 void rt_await_read(int t, const void *addr, uint32_t size, const void *bytes);

@@ -189,6 +189,8 @@ int main(int argc, char **argv, char **envp) {
   rt_heap_init();
   rt_mm_init();
   rt_await_init();
+  rt_keys_init();
+  rt_libc_init();
   rt_sym_init();
   const char *chan = getenv("TSOIFY_CHANNEL_FD");
   if (chan) {

@@ -15,6 +15,9 @@
 #include <pthread.h>
 #include <semaphore.h>
 #include <stdint.h>
+#include <string.h>
+#include <sys/mman.h>
+#include <unistd.h>
 #include "rt.h"
 
 void __tsoify_store(void *addr, const void *src, uint64_t size, uint32_t order, uint32_t loc); /* api.c */
@@ -232,13 +235,25 @@ int __tsoify_sem_getvalue(sem_t *s, int *value) {
 #define DESTRUCTOR_ROUNDS 4 /* PTHREAD_DESTRUCTOR_ITERATIONS */
 static int nkeys;
 static void (*destructors[RT_MAX_KEYS])(void *);
-static const void *values[RT_MAX_THREADS][RT_MAX_KEYS];
+/* outside the data segment, which is restored after every execution (32
+ * KB, most of it never used): a thread's row is cleared as it starts */
+static const void *(*values)[RT_MAX_KEYS];
+
+void rt_keys_init(void) {
+  values = mmap(0, RT_MAX_THREADS * sizeof *values, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
+  if (values == MAP_FAILED) _exit(70);
+}
+
+void rt_keys_thread_start(int t) {
+  memset(values[t], 0, (size_t)nkeys * sizeof values[t][0]);
+}
 
 int __tsoify_pthread_key_create(pthread_key_t *key, void (*destructor)(void *)) {
   sync_point();
   if (nkeys >= RT_MAX_KEYS) return 11; /* EAGAIN */
   pthread_key_t k = (pthread_key_t)nkeys++;
   destructors[k] = destructor;
+  for (int t = 0; t < RT_MAX_THREADS; t++) values[t][k] = 0; /* an earlier execution's */
   __tsoify_store(key, &k, sizeof k, 7, rt_cur_loc); /* seq_cst: the call is a fence */
   return 0;
 }

@@ -329,6 +329,7 @@ static void make_thread(int t, void (*entry)(void)) {
   th->retval = 0;
   th->spurious = 0;
   rt_await_reset(t);
+  rt_keys_thread_start(t);
 }
 
 void rt_run_execution(int (*user_main)(int, char **, char **), int argc, char **argv, char **envp) {
