@@ -191,15 +191,18 @@ impl Footprint {
     }
     /// A flush against an event of its owner that waits for it: ordered,
     /// never a race (the waiting event cannot go first).
+    #[inline]
     pub fn flush_order(&self, o: &Footprint) -> bool {
         self.owner == o.owner && ((self.flush() && o.after_flushes()) || (o.flush() && self.after_flushes()))
     }
+    #[inline]
     fn overlaps(&self, o: &Footprint) -> bool {
         self.lo < o.hi && o.lo < self.hi
     }
     /// Same process, same synchronisation object, or overlapping memory
     /// with a write: the dependency relation of the race analysis (which
     /// adds the flush-before-waiting-event edges itself, in one direction).
+    #[inline]
     pub fn dependent(&self, o: &Footprint) -> bool {
         self.proc == o.proc || self.memory_conflict(o) || self.same_object(o)
     }
@@ -207,10 +210,14 @@ impl Footprint {
     /// flushes: whether a step described by one can be commuted with the
     /// other (sleep sets, wakeup trees; the runtime's fp_dependent is this
     /// rule).
+    #[inline]
     pub fn interferes(&self, o: &Footprint) -> bool {
-        self.dependent(o) || self.flush_order(o)
+        // `dependent(o) || flush_order(o)`, cheapest tests first (the
+        // reduction asks this for many pairs of steps)
+        self.proc == o.proc || (self.overlaps(o) && self.memory_conflict(o)) || self.same_object(o) || self.flush_order(o)
     }
     /// Overlapping memory accesses of which one writes.
+    #[inline]
     pub fn memory_conflict(&self, o: &Footprint) -> bool {
         let mem = |f: &Footprint| !f.sync() && (f.reads() || f.writes());
         // a read commutes with the flushes of its own thread's buffers
@@ -218,6 +225,7 @@ impl Footprint {
         mem(self) && mem(o) && (self.writes() || o.writes()) && !own_read_and_flush(self, o) && !own_read_and_flush(o, self) && self.overlaps(o)
     }
     /// Both use the same synchronisation object.
+    #[inline]
     pub fn same_object(&self, o: &Footprint) -> bool {
         self.sync() && o.sync() && self.lo == o.lo
     }
