@@ -150,10 +150,12 @@ static _Noreturn void run_worker(int argc, char **argv, char **envp, int cmd_fd,
     rt_run_execution(__tsoify_user_main, argc, argv, envp);
     alarm(0);
     s->busy = 0;
-    rt_heap_scrub();
-    memcpy(__data_start, snapshot, len);
+    /* answer first: verify analyses the execution while this process
+     * restores itself (the next command is read only after that) */
     uint32_t reply = s->status;
     if (write(reply_fd, &reply, sizeof reply) != sizeof reply) _exit(0);
+    rt_heap_scrub();
+    memcpy(__data_start, snapshot, len);
   }
 }
 
