@@ -126,24 +126,26 @@ def row(json_file, err_file, rc, name, model, por, results, cpu_file=None):
 
 def peer(tool, out_file, cpu_file, name, model, results):
     """GenMC prints `Number of complete executions explored: N` and `No errors
-    were detected.` or `Error detected: ...` (exit 42); Nidhugg prints `Trace
-    count: N` and `No errors were detected.` or ` Error detected:` (exit 1)."""
+    were detected.`, or `Error: WHAT` (exit 42; also when its estimation phase
+    already met the error, then without a count); Nidhugg prints `Trace count:
+    N` and `No errors were detected.`, or ` Error detected:` and `Error: WHAT`
+    (exit 42)."""
     out = open(out_file, errors="replace").read() if os.path.exists(out_file) else ""
     m = load(cpu_file) or {}
     rec = {"program": name, "model": model, "tool": tool, "cpu": m.get("cpu")}
     if tool == "genmc":
         n = re.search(r"Number of complete executions explored: (\d+)", out)
+        error = re.search(r"^Error: (.*)$", out, re.M)
     else:
         n = re.search(r"Trace count: (\d+)", out)
+        error = re.search(r"^\s*Error detected:", out, re.M) and \
+            (re.search(r"^\s*Error: (.*)$", out, re.M) or re.search(r"(Error detected:)", out))
     if n:
         rec["complete"] = int(n.group(1))
     if m.get("killed"):
         rec.update(status="partial", verdict="timeout")
-    elif re.search(r"^\s*Error detected", out, re.M):
-        rec.update(status="violation", verdict="VIOLATION")
-        why = re.search(r"Error detected:\s*(.*)", out)
-        if why and why.group(1).strip():
-            rec["note"] = why.group(1).strip()[:100]
+    elif error:
+        rec.update(status="violation", verdict="VIOLATION", note=error.group(1).strip()[:100])
     elif "No errors were detected" in out:
         rec.update(status="complete", verdict="SAFE")
     else:
