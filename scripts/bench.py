@@ -323,6 +323,7 @@ def side(results, por, *only):
     print("included. execs: complete executions (GenMC: `complete executions explored`,")
     print("Nidhugg: `Trace count`). ours/peer is cpu(tsoify)/cpu(peer) where both finished;")
     print("`>` only ours hit the timeout (a lower bound), `<` only the peer did.")
+    print("(empty) is `int main(void) { return 0; }`: the least one run costs; not in the totals.")
     print()
     side_head(peers)
     for prog, model in keys:
@@ -337,7 +338,7 @@ def side_totals(runs, peers, keys):
         for m in models:
             both = []
             for prog, mm in keys:
-                if mm != m:
+                if mm != m or prog.startswith("("):
                     continue
                 o, r = runs.get((prog, m, "tsoify")), runs.get((prog, m, p))
                 if o and r and o["status"] in FINISHED and r["status"] in FINISHED \
@@ -346,18 +347,27 @@ def side_totals(runs, peers, keys):
             if not both:
                 continue
             t_o, t_p = sum(b[1] for b in both), sum(b[2] for b in both)
+            # the same without the fixed cost of a run, (empty)'s time
+            e_o, e_p = runs.get(("(empty)", m, "tsoify")), runs.get(("(empty)", m, p))
+            above = "-"
+            if e_o and e_p and e_o.get("cpu") is not None and e_p.get("cpu") is not None:
+                a_o, a_p = t_o - len(both) * e_o["cpu"], t_p - len(both) * e_p["cpu"]
+                above = f"{max(a_o, 0):.2f}/{max(a_p, 0):.2f}"
             worst = max(both, key=lambda b: b[1] / max(b[2], 0.005))
             best = min(both, key=lambda b: b[1] / max(b[2], 0.005))
             over3 = sum(1 for b in both if b[1] > 3 * b[2])
-            lines.append(f"| {p} | {m} | {len(both)} | {t_o:.2f} | {t_p:.2f} | {fmt(t_o / max(t_p, 0.005))} "
+            lines.append(f"| {p} | {m} | {len(both)} | {t_o:.2f} | {t_p:.2f} | {fmt(t_o / max(t_p, 0.005))} | {above} "
                          f"| {worst[0]} {worst[1]:.2f}/{worst[2]:.2f} ({fmt(worst[1] / max(worst[2], 0.005))}) "
                          f"| {best[0]} ({fmt(best[1] / max(best[2], 0.005))}) | {over3} |")
     if lines:
         print()
         print("Totals over the programs both finished (SAFE or VIOLATION), CPU seconds:")
         print()
-        print("| peer | model | programs | tsoify | peer | ours/peer | worst (ours/peer s) | best | >3x |")
-        print("|---|---|---|---|---|---|---|---|---|")
+        print("`above (empty)`: both totals less programs x the (empty) run's time (ours/peer s),")
+        print("what the searches cost beyond starting; `>3x`: programs where ours took over 3x the peer's.")
+        print()
+        print("| peer | model | programs | tsoify | peer | ours/peer | above (empty) | worst (ours/peer s) | best | >3x |")
+        print("|---|---|---|---|---|---|---|---|---|---|")
         print("\n".join(lines))
     notes = []
     for p in peers:
