@@ -207,9 +207,14 @@ static void footprint(struct tsoify_footprint *f, int kind, uint64_t addr, uint3
   case TSOIFY_EV_STORE: f->access = aux == 0 ? TSOIFY_FP_WRITE : 0; break; /* buffered: unseen until flushed */
   case TSOIFY_EV_FLUSH: f->access = TSOIFY_FP_WRITE | TSOIFY_FP_FLUSH, f->proc = (uint16_t)aux; break;
   case TSOIFY_EV_RMW: f->access = TSOIFY_FP_READ | TSOIFY_FP_WRITE; break;
-  /* a compare-exchange that failed wrote nothing (a locked read): two of
-   * them commute, and so does one with a plain read */
-  case TSOIFY_EV_CMPXCHG: f->access = TSOIFY_FP_READ | (aux == 1 ? TSOIFY_FP_WRITE : 0); break;
+  /* A compare-exchange writes for the reduction even when it failed. A
+   * failed one changes nothing, but whether it fails depends on the value
+   * it reads, and a process's next event must not change kind with the
+   * state (the model DPOR's sleep sets and wakeup trees rest on): taken as
+   * a read, a sleeping compare-exchange stayed asleep through another
+   * thread's failed one and optimal DPOR lost an interleaving of a CAS ring
+   * (tests/programs/por/casrot-miss.c, SAFE where the assertion fails). */
+  case TSOIFY_EV_CMPXCHG: f->access = TSOIFY_FP_READ | TSOIFY_FP_WRITE; break;
   case TSOIFY_EV_FREE: f->access = TSOIFY_FP_WRITE, f->hi = addr + (value ? value : 1); break;
   case TSOIFY_EV_LOCK: f->access = TSOIFY_FP_SYNC | (aux & TSOIFY_LOCK_FAILED ? TSOIFY_FP_TRY : 0); break;
   case TSOIFY_EV_COND_WAIT:
