@@ -9,8 +9,10 @@
  * under SC, x86-TSO and PSO: SAFE. The family is the "CAS rotation"
  * benchmark of the DPOR literature: all the CAS operations touch one
  * variable, but most of them fail, and a failed CAS only reads, so a
- * reduction that treats failed CASes as reads has far fewer executions to
- * explore than one that orders every pair.
+ * reduction that treats failed CASes as reads (GenMC's, which builds
+ * executions from reads-from) has far fewer executions to explore than one
+ * that orders every pair (ours: N! classes; taken as a read in sleep sets
+ * it lost interleavings, tests/programs/reduction/casrot-miss.c).
  *
  *   tsoify bench/casrot.c -DN=4 -o casrot4.tso   (threads, default 3)
  */
