@@ -27,7 +27,9 @@
  * is exact; reading a poisoned one, or storing a symbolic value after a
  * spawn, marks the execution TSOIFY_SYM_AFTER_SPAWN (which store a read
  * sees is not followed yet; the explorer then never answers SAFE on the
- * values' account).
+ * values' account). A value stored after a spawn still gets its entry:
+ * a read that sees it is followed, so a violation that needs a value can
+ * be found there, only not ruled out.
  *
  * Whatever is not modelled (a symbolic value passed to a call, stored into
  * a local the runtime does not see, read back at another width, read by
@@ -445,7 +447,7 @@ void __tsoify_sym_store(void *p, uint64_t size, uint32_t id, uint64_t v, uint32_
     return;
   }
   rt_sym_clear(a, size); /* (done by the store already) */
-  shadow[n_shadow++] = (struct shadow){a, (uint32_t)size, spawned ? POISON : id};
+  shadow[n_shadow++] = (struct shadow){a, (uint32_t)size, id};
 }
 
 /* An instrumented integer load of [p, p+size) is next (its read consumes this). */
@@ -474,12 +476,12 @@ uint32_t __tsoify_sym_load(const void *p, uint64_t size, uint64_t v, uint32_t bi
   uint32_t found = 0;
   for (uint32_t i = n_shadow; i-- > 0;) {
     const struct shadow *e = &shadow[i];
-    if (!overlaps(e, a, size)) continue;
+    if (!overlaps(e, a, size) || found) continue; /* (older ones: the newest covers every byte read) */
     if (e->addr == a && e->size == size && e->node != POISON) {
-      if (!found) found = e->node; /* the newest */
+      found = e->node;
       continue;
     }
-    if (spawned && e->node == POISON && !found) {
+    if (spawned && e->node == POISON) {
       note(TSOIFY_SYM_AFTER_SPAWN, "a nondet value in memory was overwritten after a thread was created and then read (which store a read sees is not followed yet)");
       return 0;
     }
