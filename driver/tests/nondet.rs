@@ -192,10 +192,11 @@ fn a_branch_after_the_spawn_and_a_race() {
 /// Combinations that are infeasible together: x > 5 in one thread and
 /// x < 3 in the other (shared-safe.c), and two threads whose assumes rule
 /// out the rare sides (two-threads-safe.c). Each side is feasible alone;
-/// SAFE, under every model and reduction.
+/// SAFE, under every model and reduction. And a spin loop on a value
+/// (spin.c): await blocking still ends it.
 #[test]
 fn infeasible_combinations_across_threads_are_safe() {
-    for name in ["shared-safe.c", "two-threads-safe.c"] {
+    for name in ["shared-safe.c", "two-threads-safe.c", "spin.c"] {
         for model in MODELS {
             for por in ["optimal", "source"] {
                 let (code, out, err) = run_verify(&["--model", model, "--por", por, &program(name)]);
