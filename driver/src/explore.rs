@@ -524,13 +524,16 @@ impl<'c> Search<'c> {
             self.path.push(node);
         }
         if let Some((k, branch)) = self.guided.take() {
-            if s.sym_flags & channel::SYMF_GUIDE_LEFT != 0 {
+            let left = s.sym_flags & channel::SYMF_GUIDE_LEFT != 0 || (s.sym_flags & channel::SYMF_USED != 0 && s.flags & channel::FL_GUIDE_BROKEN != 0);
+            if left {
                 // a guided step took another side of a branch on nondet
                 // values than the branch's execution did (its inputs were
-                // not enough to replay it): the execution left the branch
-                // somewhere below k, where is not known, so everything
-                // below k is explored in full (sound: more than the branch
-                // asked for)
+                // not enough to replay it), or the guide broke in a program
+                // that branches on such values (control flow may differ
+                // from the branch's execution): the execution left the
+                // branch somewhere below k, where is not known, so
+                // everything below k is explored in full (sound: more
+                // than the branch asked for)
                 for node in self.path[k + 1..].iter_mut().filter(|n| n.schedule) {
                     node.explore_all = true;
                 }

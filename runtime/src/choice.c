@@ -174,7 +174,7 @@ void rt_branch_choice(uint32_t taken) {
   if (s->prefix_len == 0) sleep_active = 1;
   report_sleepers(c);
   uint32_t v;
-  if (guide_next(0, &v) && v != taken) {
+  if (!guide_off && guide_pos < s->guide_len && (!guide_next(0, &v) || v != taken)) {
     guide_broken();
     s->sym_flags |= TSOIFY_SYM_GUIDE_LEFT;
   }
