@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 pub const MAGIC: u32 = 0x54534f49;
-pub const VERSION: u32 = 10;
+pub const VERSION: u32 = 11;
 pub const MAX_CHOICES: usize = 1 << 18;
 pub const MAX_EVENTS: usize = 1 << 17;
 pub const OUTCOME_BYTES: usize = 4096;
@@ -137,6 +137,10 @@ pub const SYM_SELECT: u8 = 20;
 pub const SYMF_UNTRACKED: u32 = 1;
 pub const SYMF_AFTER_SPAWN: u32 = 2;
 pub const SYMF_USED: u32 = 4;
+/// a guided step took the other side of a branch on nondet values than its guide said
+pub const SYMF_GUIDE_LEFT: u32 = 8;
+/// the pseudo-locations branches on nondet values write (tsoify_channel.h)
+pub const SYM_LOC_BASE: u64 = 0xf000_0000_0000_0000;
 
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
@@ -375,6 +379,8 @@ impl Status {
 }
 
 pub const CH_SCHEDULE: u16 = 0;
+/// a branch or assume on a wide nondet value: 1 = taken (sym.c, concolic.rs)
+pub const CH_BRANCH: u16 = 4;
 /// or'ed into a scheduling choice's kind: a thread waits there for room in its full buffer
 pub const CH_ROOM_WAIT: u16 = 0x100;
 

@@ -3,34 +3,53 @@
 //!
 //! A wide `__VERIFIER_nondet_*` call is a variable named by its thread and
 //! its ordinal among that thread's wide nondet calls. Its value comes from
-//! an input vector, the same for a whole run of the partial-order search
-//! (so the reduction sees no value choice for it): the explorer runs the
-//! complete search once per input vector. Every execution reports the path
-//! conditions it met (branches and assumes on expressions over the
-//! variables); for each prefix of them not asked before, the solver is
-//! asked for values that keep the prefix and take the other side of the
-//! next condition, and each answer not seen yet is a new input vector.
+//! the input vector the execution runs with (0 for a variable it does not
+//! name). Every branch and assume on an expression over the variables, in
+//! any thread, is a choice point of the partial-order search like a small
+//! nondet value (a value node of dpor.rs, kind CH_BRANCH): its options are
+//! its two sides, and the concrete run takes the side its inputs give.
+//! After each execution, for each branch it met first, the solver is asked
+//! whether the other side is feasible together with the path condition of
+//! the execution so far (every earlier branch outcome, of every thread);
+//! if so, the model is kept with the node, and when the search explores
+//! that option it replays the prefix with those inputs (the model
+//! satisfies every earlier outcome, so the prefix replays alike: nothing
+//! but tracked branches depends on the values, or the execution is
+//! flagged untracked), else the option is marked done. An execution that
+//! replays a prefix without flipping a branch runs with the inputs that
+//! took the flipped node's current option (`Node::inputs`), and one that
+//! follows a wakeup branch with the inputs of the execution it came from.
 //!
-//! When is this exhaustive? While one thread runs, the path conditions of
-//! an execution come in program order, the same for every schedule, and
-//! the runtime's memory shadow is exact; flipping every prefix of every
-//! execution then reaches every feasible path through that part (the
-//! usual argument: a path not yet seen agrees with an explored one up to
-//! some condition, and the query for that prefix gives values that follow
-//! it one condition further). After a thread is created the runtime flags
-//! any branch on, store of or read of a tracked value
-//! (TSOIFY_SYM_AFTER_SPAWN): the search still tries those flips, and finds
-//! violations there, but it is not known to find them all, so such an
-//! execution keeps the answer from being SAFE. So does an untracked one
-//! (a value went where the tracking cannot follow), a solver that gives
-//! up, and the cap on input vectors.
+//! Why this is exact. Within one order of events, the search takes every
+//! side of every branch that is feasible given all outcomes before it, so
+//! it reaches every feasible combination of outcomes (by induction along
+//! the execution: a feasible combination agrees with the explored tree up
+//! to some node, where its side is feasible, hence explored). Across
+//! orders: which combinations are feasible does not depend on the order in
+//! which the branches ran (a combination is one formula, a conjunction),
+//! and the values decide nothing else, so two branch events commute as
+//! far as feasibility goes. Still, a branch's feasible sides depend on the
+//! outcomes of earlier branches on the same variables, which is a
+//! dependency between steps the memory footprints do not show: each
+//! branch writes a pseudo-location per variable it reads (the whole range
+//! when it reads more than one; runtime/ABI.md), so two branches on a
+//! shared variable race and the reduction tries both orders, and a sleeping
+//! step with such a branch is woken by another. A step with a branch is
+//! also a step with a value choice, open (dependent with everything) for
+//! sleep sets until all its sides have run, as for nondet values.
+//!
+//! What is not exact keeps the answer from SAFE, with the reason: a value
+//! that goes where the tracking cannot follow (UNTRACKED), a symbolic
+//! value stored after a thread started or a read of memory holding one
+//! that a store overwrote after a thread started (AFTER_SPAWN: which store
+//! a read sees is not followed yet), a solver that gives up, and the caps.
 
 use crate::channel::{self, Input, Shm};
-use std::collections::{HashMap, HashSet, VecDeque};
+use crate::dpor;
+use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_uint, c_void, CString};
+use std::rc::Rc;
 
-/// Input vectors one run may try at most before giving up (UNKNOWN).
-pub const MAX_INPUT_VECTORS: usize = 4096;
 /// Solver queries made for one execution at most (the rest: UNKNOWN).
 pub const MAX_QUERIES_PER_EXECUTION: usize = 1024;
 
@@ -103,8 +122,8 @@ mod z3 {
     }
 }
 
-/// An expression node with its operands as canonical ids (hash-consed
-/// across executions, so equal path prefixes have equal keys).
+/// An expression node (operands: node ids of the same execution, 1-based
+/// into the slice `Solver::ast` gets).
 #[derive(Clone, Copy, PartialEq, Eq, Hash, Debug)]
 struct Node {
     op: u8,
@@ -118,30 +137,18 @@ struct Node {
 
 #[derive(Default)]
 pub struct Concolic {
-    nodes: Vec<Node>,
-    canon: HashMap<Node, u32>,
-    /// path prefixes, interned: (prefix, condition, taken) -> the longer
-    /// prefix (0 = the empty one), so a key is one entry, not a copy of
-    /// the whole prefix (an execution may branch thousands of times)
-    prefixes: HashMap<(u32, u32, bool), u32>,
-    /// (prefix, condition, direction) already asked for
-    asked: HashSet<(u32, u32, bool)>,
-    seen: HashSet<Vec<Input>>,
-    queue: VecDeque<Vec<Input>>,
     /// a wide nondet value was taken in some execution
     pub used: bool,
     /// why the search over values is not exhaustive (empty: it is)
     pub reasons: Vec<String>,
     pub queries: u64,
+    /// branch sides found feasible (each gets its own input vector)
     pub input_vectors: u64,
 }
 
 impl Concolic {
     pub fn new() -> Concolic {
-        let mut c = Concolic::default();
-        c.seen.insert(vec![]);
-        c.input_vectors = 1;
-        c
+        Concolic { input_vectors: 1, ..Concolic::default() }
     }
 
     fn reason(&mut self, r: String) {
@@ -150,17 +157,11 @@ impl Concolic {
         }
     }
 
-    /// The next input vector to run the search with.
-    pub fn next_input(&mut self) -> Option<Vec<Input>> {
-        let next = self.queue.pop_front();
-        if next.is_some() {
-            self.input_vectors += 1;
-        }
-        next
-    }
-
-    /// Learn from the execution that just ended, run with `inputs`.
-    pub fn observe(&mut self, s: &Shm, inputs: &[Input]) {
+    /// After an execution run with `inputs`: for each branch node it added
+    /// to `path` (from `prefix` on), find whether its other side is
+    /// feasible given every earlier outcome of the execution; keep a model
+    /// for it, or mark it done.
+    pub fn branches(&mut self, s: &Shm, path: &mut [dpor::Node], prefix: usize, inputs: &[Input]) {
         if s.sym_flags & channel::SYMF_USED == 0 {
             return;
         }
@@ -169,84 +170,71 @@ impl Concolic {
             let why = channel::c_text(&s.sym_reason, channel::MESSAGE_BYTES);
             self.reason(why);
         }
+        let end = (s.trail_len as usize).min(path.len());
+        let at: Vec<usize> = (0..end).filter(|&i| path[i].branch).collect();
+        let new: Vec<usize> = at.iter().copied().filter(|&i| i >= prefix).collect();
+        if new.is_empty() {
+            return;
+        }
+        // the other side of each new branch stays unexplored unless the
+        // solver finds it feasible (a reason says why when it cannot tell)
+        let give_up = |me: &mut Concolic, path: &mut [dpor::Node], from: usize, why: String| {
+            for &i in at[from..].iter().filter(|&&i| i >= prefix) {
+                let other = 1 - path[i].chosen;
+                path[i].done.insert(other);
+            }
+            me.reason(why);
+        };
         let n = (s.n_sym_nodes as usize).min(channel::MAX_SYM_NODES);
         let n_path = (s.n_path as usize).min(channel::MAX_PATH);
-        if n_path == 0 {
+        if n_path < at.len() {
+            give_up(self, path, 0, "a branch on a nondet value whose condition the explorer could not read".into());
             return;
         }
-        // canonical ids of this execution's nodes (operands come first)
-        let mut local = vec![0u32; n.max(1)];
-        for (i, raw) in s.sym_nodes[..n].iter().enumerate().skip(1) {
-            let map = |x: u32| local.get(x as usize).copied().unwrap_or(0);
-            let node = Node { op: raw.op, bits: raw.bits, pred: raw.pred, a: map(raw.a), b: map(raw.b), c: if raw.op == channel::SYM_ICMP { raw.c } else { map(raw.c) }, k: raw.k };
-            local[i] = self.intern(node);
-        }
-        let path: Vec<(u32, bool)> = s.path[..n_path].iter().map(|p| (local.get(p.node as usize).copied().unwrap_or(0), p.taken != 0)).collect();
-        if path.iter().any(|&(c, _)| c == 0) {
-            self.reason("a path condition the explorer could not read".into());
-            return;
-        }
-        // the queries not asked before
-        let mut todo: Vec<usize> = vec![];
-        let mut prefix = 0u32;
-        for (i, &(c, taken)) in path.iter().enumerate() {
-            if todo.len() == MAX_QUERIES_PER_EXECUTION {
-                // (a loop over a count the solver made huge: these are
-                // not marked asked, and the answer is not SAFE)
-                if !self.asked.contains(&(prefix, c, !taken)) {
-                    self.reason(format!("an execution met more than {MAX_QUERIES_PER_EXECUTION} new branches on nondet values; the rest were not searched"));
-                    break;
-                }
-            } else if self.asked.insert((prefix, c, !taken)) {
-                todo.push(i);
-            }
-            let next = self.prefixes.len() as u32 + 1;
-            prefix = *self.prefixes.entry((prefix, c, taken)).or_insert(next);
-        }
-        if todo.is_empty() {
-            return;
-        }
+        let nodes: Vec<Node> = s.sym_nodes[..n.max(1)].iter().skip(1).map(|r| Node { op: r.op, bits: r.bits, pred: r.pred, a: r.a, b: r.b, c: r.c, k: r.k }).collect();
+        let valid = |id: u32| id != 0 && (id as usize) < n;
         let mut solver = Solver::new();
-        let mut asserted = 0;
-        for i in todo {
-            while asserted < i {
-                let e = solver.condition(&self.nodes, path[asserted].0, path[asserted].1);
-                solver.assert(e);
-                asserted += 1;
+        let mut asked = 0;
+        for (b, &i) in at.iter().enumerate() {
+            let p = s.path[b];
+            let taken = p.taken != 0;
+            if !valid(p.node) || taken as u32 != path[i].chosen {
+                give_up(self, path, b, "a branch on a nondet value out of step with its path condition".into());
+                return;
             }
-            let e = solver.condition(&self.nodes, path[i].0, !path[i].1);
-            self.queries += 1;
-            match solver.check_with(e) {
-                Some(Some(values)) => {
-                    let mut next: Vec<Input> = inputs.iter().copied().filter(|x| !values.iter().any(|v| v.0 == x.thread && v.1 == x.ordinal)).collect();
-                    next.extend(values.iter().map(|&(thread, ordinal, value)| Input { thread, ordinal, value }));
-                    next.sort();
-                    if self.seen.len() >= MAX_INPUT_VECTORS {
-                        self.reason(format!("more than {MAX_INPUT_VECTORS} combinations of nondet values would be needed"));
-                        return;
+            if i >= prefix {
+                let other = 1 - path[i].chosen;
+                if asked == MAX_QUERIES_PER_EXECUTION {
+                    give_up(self, path, b, format!("an execution met more than {MAX_QUERIES_PER_EXECUTION} new branches on nondet values; the rest were not searched"));
+                    return;
+                }
+                asked += 1;
+                self.queries += 1;
+                let e = solver.condition(&nodes, p.node, !taken);
+                match solver.check_with(e) {
+                    Some(Some(values)) => {
+                        let mut next: Vec<Input> = inputs.iter().copied().filter(|x| !values.iter().any(|v| v.0 == x.thread && v.1 == x.ordinal)).collect();
+                        next.extend(values.iter().map(|&(thread, ordinal, value)| Input { thread, ordinal, value }));
+                        next.sort();
+                        if next.len() > channel::MAX_INPUTS {
+                            path[i].done.insert(other);
+                            self.reason(format!("more than {} nondet values in one execution", channel::MAX_INPUTS));
+                        } else {
+                            path[i].model = Some(Rc::new(next));
+                        }
                     }
-                    if next.len() > channel::MAX_INPUTS {
-                        self.reason(format!("more than {} nondet values in one execution", channel::MAX_INPUTS));
-                        continue;
+                    Some(None) => {
+                        path[i].done.insert(other); // infeasible
                     }
-                    if self.seen.insert(next.clone()) {
-                        self.queue.push_back(next);
+                    None => {
+                        path[i].done.insert(other);
+                        self.reason("the solver could not decide a path condition".into());
                     }
                 }
-                Some(None) => {} // the other side is infeasible
-                None => self.reason("the solver could not decide a path condition".into()),
             }
+            let e = solver.condition(&nodes, p.node, taken);
+            solver.assert(e);
         }
-    }
-
-    fn intern(&mut self, node: Node) -> u32 {
-        if let Some(&id) = self.canon.get(&node) {
-            return id;
-        }
-        let id = self.nodes.len() as u32 + 1;
-        self.nodes.push(node);
-        self.canon.insert(node, id);
-        id
     }
 }
 

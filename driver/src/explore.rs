@@ -8,7 +8,7 @@
 //! every enumerated nondet value.
 
 use crate::channel::{self, Event, Server, Status};
-use crate::dpor::{self, Node, Step, WNode};
+use crate::dpor::{self, Inputs, Node, Step, WNode};
 use std::rc::Rc;
 use anyhow::Result;
 use std::collections::BTreeMap;
@@ -221,10 +221,9 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
     let mut server = Server::start(program, args, info)?;
     configure(server.shm(), cfg);
     let mut search = Search::new(cfg);
-    // wide nondet values: the search runs once per input vector (concolic.rs)
+    // wide nondet values: each branch on one is a choice (concolic.rs)
     let mut values = crate::concolic::Concolic::new();
-    let mut inputs: Vec<channel::Input> = vec![];
-    crate::concolic::set_inputs(server.shm(), &inputs);
+    crate::concolic::set_inputs(server.shm(), &search.inputs);
     let start = Instant::now();
     let mut last_progress = Instant::now();
     loop {
@@ -232,7 +231,6 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
         search.stats.executions += 1;
         let s = server.shm();
         let (status, witness) = settle_status(s, status);
-        values.observe(s, &inputs);
         if search.optimal && ran_an_atomic_block(s) {
             search.stats.seconds = start.elapsed().as_secs_f64();
             return Ok(Exploration { stats: search.stats, violation: None, not_robust: None, outcomes: BTreeMap::new(), por: cfg.por, notes: vec![], races: vec![], races_violate: false, optimal_gave_way: true });
@@ -245,29 +243,23 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
         }
         search.note_broken_guide(s);
         let model_events = search.extend_path(s);
+        values.branches(s, &mut search.path, s.prefix_len as usize, &search.inputs);
         let events = model_events.as_deref().unwrap_or(&s.events[..s.n_events as usize]);
         search.analyse(s, events, status);
         if search.debug {
             search.print_execution(s, events, status);
         }
         match search.next_prefix(events) {
-            Some(guide) => search.hand_over(s, &guide),
-            // every schedule with these values is done: the next values
-            None => match values.next_input() {
-                Some(next) => {
-                    inputs = next;
-                    search.restart();
-                    let s = server.shm();
-                    crate::concolic::set_inputs(s, &inputs);
-                    s.prefix_len = 0;
-                    s.n_sleepers = 0;
-                    s.guide_len = 0;
+            Some(guide) => {
+                search.hand_over(s, &guide);
+                if search.flipped_branch {
+                    values.input_vectors += 1;
                 }
-                None => {
-                    search.stats.exhausted = true;
-                    break;
-                }
-            },
+            }
+            None => {
+                search.stats.exhausted = true;
+                break;
+            }
         }
         if cfg.max_executions.is_some_and(|m| search.stats.executions >= m) {
             search.stats.stopped_by = Some("max-executions");
@@ -349,6 +341,10 @@ struct Search<'c> {
     /// optimal: the wakeup branch the current execution follows, and the node it starts at
     guided: Option<(usize, WNode)>,
     path: Vec<Node>,
+    /// the wide nondet values the current execution runs with (concolic.rs)
+    inputs: Inputs,
+    /// the next execution flips a branch on nondet values
+    flipped_branch: bool,
     /// happens-before and races of the last execution, kept for the next
     analyzer: dpor::Analyzer,
     stats: Stats,
@@ -373,6 +369,8 @@ impl<'c> Search<'c> {
             sleepers: vec![],
             guided: None,
             path: vec![],
+            inputs: Rc::default(),
+            flipped_branch: false,
             analyzer: dpor::Analyzer::default(),
             stats: Stats::default(),
             violation: None,
@@ -489,13 +487,6 @@ impl<'c> Search<'c> {
         }
     }
 
-    /// Start the search over for new nondet values (the counts and findings stay).
-    fn restart(&mut self) {
-        self.path.clear();
-        self.sleepers.clear();
-        self.guided = None;
-    }
-
     /// Extend the path with the choice points this execution met first.
     /// The reduction does not see the fences that change nothing in the
     /// model (logged for the race check only): returns the log without
@@ -532,10 +523,26 @@ impl<'c> Search<'c> {
             }
             let asleep = &s.sleep_procs[c.sleep_first as usize..(c.sleep_first + c.sleep_n) as usize];
             node.sleep = self.sleepers.iter().filter(|z| asleep.contains(&z.proc)).cloned().collect();
+            node.inputs = self.inputs.clone();
             self.path.push(node);
         }
         if let Some((k, branch)) = self.guided.take() {
-            dpor::hand_down(&mut self.path, k, branch);
+            let left = s.sym_flags & channel::SYMF_GUIDE_LEFT != 0 || (s.sym_flags & channel::SYMF_USED != 0 && s.flags & channel::FL_GUIDE_BROKEN != 0);
+            if left {
+                // a guided step took another side of a branch on nondet
+                // values than the branch's execution did (its inputs were
+                // not enough to replay it), or the guide broke in a program
+                // that branches on such values (control flow may differ
+                // from the branch's execution): the execution left the
+                // branch somewhere below k, where is not known, so
+                // everything below k is explored in full (sound: more
+                // than the branch asked for)
+                for node in self.path[k + 1..].iter_mut().filter(|n| n.schedule) {
+                    node.explore_all = true;
+                }
+            } else {
+                dpor::hand_down(&mut self.path, k, branch);
+            }
         }
         fences_logged.then(|| all_events.iter().filter(|e| e.kind != channel::EV_C11_FENCE).copied().collect())
     }
@@ -560,7 +567,7 @@ impl<'c> Search<'c> {
         } else {
             dpor::seen_footprints(path, events);
             if self.optimal {
-                let ins = dpor::insert_wakeups(path, events, &mut self.analyzer);
+                let ins = dpor::insert_wakeups(path, events, &mut self.analyzer, &self.inputs);
                 self.stats.wakeups_inserted += ins.inserted;
                 self.stats.wakeups_redundant += ins.redundant;
                 self.stats.por_fallbacks += ins.fallbacks;
@@ -637,11 +644,31 @@ impl<'c> Search<'c> {
                 }
             }
         };
+        // the values to run with: a branch's other side has its model; a
+        // wakeup branch, its execution's values; anything else, the values
+        // that reached this node (they replay the prefix)
+        self.flipped_branch = false;
+        let mut inputs = node.inputs.clone();
+        if node.branch {
+            match node.model.take() {
+                Some(m) => {
+                    inputs = m;
+                    self.flipped_branch = true;
+                }
+                None => {
+                    // (a guard: `Concolic::branches` marks a side without a model done)
+                    self.stats.internal.push("a branch side without values to take it".into());
+                }
+            }
+        }
         if optimal && node.schedule && !node.explore_all && !node.wut.is_empty() {
             let branch = node.wut.remove(0);
             guide = dpor::guide_for(&branch);
+            inputs = branch.inputs.clone();
             self.guided = Some((k, branch));
         }
+        node.inputs = inputs.clone();
+        self.inputs = inputs;
         node.chosen = alt;
         node.done.insert(alt);
         self.sleepers = if self.reduce { node.sleep.iter().chain(if node.schedule { &node.explored[..] } else { &[] }).cloned().collect() } else { vec![] };
@@ -654,6 +681,7 @@ impl<'c> Search<'c> {
             slot.chosen = node.chosen;
         }
         s.prefix_len = self.path.len() as u32;
+        crate::concolic::set_inputs(s, &self.inputs);
         set_sleepers(s, &mut self.sleepers);
         s.guide_len = guide.len().min(channel::MAX_GUIDE) as u32;
         s.guide[..s.guide_len as usize].copy_from_slice(&guide[..s.guide_len as usize]);

@@ -1,10 +1,10 @@
-//! Wide `__VERIFIER_nondet_*` values (issue 21, first slice): the values
-//! that take the other side of each branch on them are found with an SMT
-//! solver (driver/src/concolic.rs), under every model. A violation shows
-//! the value in its trace; SAFE comes only when every use of every value
-//! was tracked and the branches were taken before any thread started; a
-//! value that goes where the tracking cannot follow leaves UNKNOWN with the
-//! reason, never SAFE.
+//! Wide `__VERIFIER_nondet_*` values (issue 21): every branch on one, in
+//! any thread, is a choice of the search whose feasible sides an SMT solver
+//! finds (driver/src/concolic.rs), under every model. A violation shows the
+//! values in its trace; SAFE comes only when every use of every value was
+//! tracked; a value that goes where the tracking cannot follow (or a value
+//! stored after a thread started) leaves UNKNOWN with the reason, never
+//! SAFE.
 
 mod common;
 use common::*;
@@ -121,10 +121,10 @@ fn a_loop_over_a_nondet_count() {
     assert!(out.contains("max-executions reached"), "{out}");
 }
 
-/// A branch on a value after a thread has started: the violation-free
-/// search there is not known to be exhaustive yet, so no SAFE.
+/// A branch on a value after a thread has started is a choice of the
+/// search like any other: the contradiction is found infeasible, SAFE.
 #[test]
-fn a_branch_after_a_thread_started_is_not_safe() {
+fn a_branch_after_a_thread_started_is_exact() {
     let dir = tempfile::tempdir().unwrap();
     let p = write_c(
         dir.path(),
@@ -133,7 +133,76 @@ fn a_branch_after_a_thread_started_is_not_safe() {
     );
     for model in MODELS {
         let (code, out, err) = run_verify(&["--model", model, p.to_str().unwrap()]);
+        assert_eq!(code, 0, "{model}: {out}{err}");
+        assert!(out.starts_with("SAFE"), "{model}: {out}");
+    }
+}
+
+/// A value stored after a thread has started and read by another thread:
+/// which store the read sees is not followed yet, so no SAFE (UNKNOWN
+/// with the reason), though the branch itself is exact.
+#[test]
+fn a_value_stored_after_a_thread_started_is_not_safe() {
+    let dir = tempfile::tempdir().unwrap();
+    let p = write_c(
+        dir.path(),
+        "late-store.c",
+        "#include <pthread.h>\nextern int __VERIFIER_nondet_int(void);\nextern void reach_error(void);\nint g;\nvoid *t(void *a) { (void)a; int v = g; if (v == 5 && v == 6) reach_error(); return 0; }\nint main(void) {\n  pthread_t th;\n  pthread_create(&th, 0, t, 0);\n  g = __VERIFIER_nondet_int();\n  pthread_join(th, 0);\n  return 0;\n}\n",
+    );
+    for model in MODELS {
+        let (code, out, err) = run_verify(&["--model", model, p.to_str().unwrap()]);
         assert_eq!(code, 2, "{model}: {out}{err}");
         assert!(out.contains("after a thread was created"), "{model}: {out}");
+    }
+}
+
+/// Two threads branch on wide nondet values after both started; the
+/// assertion fails for one combination of values only. Each branch is a
+/// choice of the search with its feasible sides, so the combination is
+/// found, with both values in the trace: values taken in the threads
+/// (two-threads.c), or taken in main and read by the threads from shared
+/// memory (shared-inputs.c).
+#[test]
+fn two_threads_branch_on_two_values() {
+    for name in ["two-threads.c", "shared-inputs.c"] {
+        for model in MODELS {
+            let (code, out, err) = verify_on(name, model);
+            assert_eq!(code, 1, "{name} under {model}: {out}{err}");
+            assert!(out.starts_with("VIOLATION assertion"), "{name} under {model}: {out}");
+            assert!(out.contains("nondet -> 123456 ") || out.contains("nondet -> 123456\n"), "{name} under {model}: the value in the trace: {out}");
+            assert!(out.contains("nondet -> 654321"), "{name} under {model}: the value in the trace: {out}");
+        }
+    }
+}
+
+/// The error needs a value (x == 4242, branched on after the threads
+/// started, through shared memory) and an interleaving (t1's store of
+/// the flag before t2 reads it).
+#[test]
+fn a_branch_after_the_spawn_and_a_race() {
+    for model in MODELS {
+        let (code, out, err) = verify_on("shared-race.c", model);
+        assert_eq!(code, 1, "{model}: {out}{err}");
+        assert!(out.starts_with("VIOLATION reach_error"), "{model}: {out}");
+        assert!(out.contains("nondet -> 4242"), "{model}: the value in the trace: {out}");
+        assert!(out.contains("load flag -> 1"), "{model}: {out}");
+    }
+}
+
+/// Combinations that are infeasible together: x > 5 in one thread and
+/// x < 3 in the other (shared-safe.c), and two threads whose assumes rule
+/// out the rare sides (two-threads-safe.c). Each side is feasible alone;
+/// SAFE, under every model and reduction. And a spin loop on a value
+/// (spin.c): await blocking still ends it.
+#[test]
+fn infeasible_combinations_across_threads_are_safe() {
+    for name in ["shared-safe.c", "two-threads-safe.c", "spin.c"] {
+        for model in MODELS {
+            for por in ["optimal", "source"] {
+                let (code, out, err) = run_verify(&["--model", model, "--por", por, &program(name)]);
+                assert_eq!(code, 0, "{name} under {model}, --por {por}: {out}{err}");
+                assert!(out.starts_with("SAFE"), "{name} under {model}, --por {por}: {out}");
+            }
+        }
     }
 }

@@ -21,7 +21,7 @@
 #define TSOIFY_U64 uint64_t __attribute__((aligned(8)))
 
 #define TSOIFY_CHANNEL_MAGIC   0x54534f49u /* "TSOI" */
-#define TSOIFY_CHANNEL_VERSION 10u
+#define TSOIFY_CHANNEL_VERSION 11u
 #define TSOIFY_MAX_CHOICES     (1u << 18)
 #define TSOIFY_MAX_EVENTS      (1u << 17)
 #define TSOIFY_OUTCOME_BYTES   4096u
@@ -84,6 +84,11 @@ enum tsoify_choice_kind {
   TSOIFY_CH_NONDET = 1,   /* a __VERIFIER_nondet_* value */
   TSOIFY_CH_EVICT = 2,    /* PSO, full buffer: which entry leaves first */
   TSOIFY_CH_SPURIOUS = 3, /* pthread_cond_wait: 1 = return without a signal (POSIX allows it) */
+  TSOIFY_CH_BRANCH = 4,   /* a branch or assume on a wide nondet value (sym.c): 1 = taken. The
+                             inputs decide it, not the choice: replayed, the side must be the
+                             prefix's (else the execution ends INTERNAL); guided, a guide entry
+                             for it is consumed and, if it names the other side, the guide is
+                             left (TSOIFY_SYM_GUIDE_LEFT) */
 };
 /* or'ed into a scheduling choice's kind: a thread waits there for room in
  * its full bounded buffer, so which of its entries leaves first matters
@@ -252,10 +257,20 @@ struct tsoify_input {
 #define TSOIFY_SYM_UNTRACKED  1u /* a value built from a nondet value went where tracking cannot
                                     follow (sym_reason says where): the execution proves nothing
                                     about other values */
-#define TSOIFY_SYM_AFTER_SPAWN 2u /* a nondet value was branched on or read from memory after a
-                                     thread was created: the search over values is not known to
-                                     be exhaustive there (sym_reason) */
+#define TSOIFY_SYM_AFTER_SPAWN 2u /* a nondet value was stored, or read from memory that a store
+                                     overwrote, after a thread was created: which store a read
+                                     sees is not followed there yet (sym_reason) */
 #define TSOIFY_SYM_USED 4u /* a wide nondet value was taken */
+#define TSOIFY_SYM_GUIDE_LEFT 8u /* a guided step took the other side of a branch on nondet values
+                                    than its guide said: the guide was left there */
+/* The pseudo-location a branch on nondet values writes (a TSOIFY_EV_TOUCH
+ * event, aux = TSOIFY_FP_WRITE), so that the reduction orders two branches
+ * on a shared variable both ways: variable (thread t, ordinal o) is the byte
+ * TSOIFY_SYM_LOC_BASE + (t << 20 | o); an expression over more than one
+ * variable (or an ordinal beyond 2^20) writes the whole range
+ * [TSOIFY_SYM_LOC_BASE, + TSOIFY_SYM_LOC_SPAN). No program address is there. */
+#define TSOIFY_SYM_LOC_BASE 0xf000000000000000ull
+#define TSOIFY_SYM_LOC_SPAN (1ull << 40)
 
 struct tsoify_shm {
   uint32_t magic, version;

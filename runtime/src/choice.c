@@ -153,6 +153,34 @@ uint32_t rt_choose(uint32_t n, int kind) {
   return v;
 }
 
+/* A branch (or assume) on a value built from wide nondet values (sym.c):
+ * a choice the explorer sees, with alternative 1 = the side taken, 0 = the
+ * other. The inputs decide the side, not the choice: the explorer gives
+ * each side its own inputs (driver/src/concolic.rs), so a replayed prefix
+ * must take the side it took before, and a guided step takes the side its
+ * inputs give (a guide entry for the choice is consumed; when it names the
+ * other side the guide is left, and the explorer is told). */
+void rt_branch_choice(uint32_t taken) {
+  struct tsoify_shm *s = rt_shm;
+  uint32_t k = s->trail_len;
+  struct tsoify_choice *c = record(2, TSOIFY_CH_BRANCH);
+  if (k < s->prefix_len) {
+    if (c->chosen != taken)
+      rt_end(TSOIFY_ST_INTERNAL, 0,
+             "replay diverged at choice %u: the nondet values for side %u of a branch took side %u", k, c->chosen, taken);
+    if (k + 1 == s->prefix_len) sleep_active = 1;
+    return;
+  }
+  if (s->prefix_len == 0) sleep_active = 1;
+  report_sleepers(c);
+  uint32_t v;
+  if (!guide_off && guide_pos < s->guide_len && (!guide_next(0, &v) || v != taken)) {
+    guide_broken();
+    s->sym_flags |= TSOIFY_SYM_GUIDE_LEFT;
+  }
+  c->chosen = taken;
+}
+
 /* A scheduling choice among processes. Recorded even with one option, so
  * that every step of an execution (one process running from one scheduling
  * point to the next) starts at a choice the explorer can see. */
@@ -257,10 +285,19 @@ static void footprint(struct tsoify_footprint *f, int kind, uint64_t addr, uint3
 
 void rt_event(int kind, const void *addr, uint32_t size, uint64_t value, uint32_t loc, uint32_t aux,
               uint32_t aux2) {
+  rt_event_at(kind, (uint64_t)(uintptr_t)addr, size, value, loc, aux, aux2);
+}
+
+/* rt_event at an address that need not be a pointer of the program (a
+ * pseudo-location above every program address, also in a 32-bit program) */
+void rt_event_at(int kind, uint64_t addr, uint32_t size, uint64_t value, uint32_t loc, uint32_t aux,
+                 uint32_t aux2) {
   struct tsoify_shm *s = rt_shm;
   struct tsoify_footprint f;
-  footprint(&f, kind, (uint64_t)(uintptr_t)addr, size, value, aux);
-  rt_await_event(kind);
+  footprint(&f, kind, addr, size, value, aux);
+  /* (a branch on nondet values writes only its pseudo-location: an await
+   * iteration that branched on one changed nothing, see sym.c) */
+  if (kind != TSOIFY_EV_TOUCH || addr < TSOIFY_SYM_LOC_BASE) rt_await_event(kind);
   if (sleep_active && s->n_sleepers) wake_sleepers(&f);
   if (!s->log_events) return;
   if (s->n_events >= TSOIFY_MAX_EVENTS) {
@@ -272,7 +309,7 @@ void rt_event(int kind, const void *addr, uint32_t size, uint64_t value, uint32_
   e->kind = (uint8_t)kind;
   e->size = (uint8_t)(size > 255 ? 255 : size);
   e->loc = loc;
-  e->addr = (uint64_t)(uintptr_t)addr;
+  e->addr = addr;
   e->value = value;
   e->aux = aux;
   e->aux2 = aux2;

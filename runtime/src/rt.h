@@ -85,13 +85,18 @@ extern uint32_t rt_cur_loc;
 uint32_t rt_choose(uint32_t n, int kind);
 /* a scheduling choice among processes (threads, flush processes) */
 uint32_t rt_choose_proc(uint32_t n, const uint16_t *procs, uint32_t flags);
+/* a branch on a value built from wide nondet values (choice.c) */
+void rt_branch_choice(uint32_t taken);
 void rt_event(int kind, const void *addr, uint32_t size, uint64_t value, uint32_t loc, uint32_t aux,
               uint32_t aux2);
+void rt_event_at(int kind, uint64_t addr, uint32_t size, uint64_t value, uint32_t loc, uint32_t aux,
+                 uint32_t aux2);
 _Noreturn void rt_end(int status, uint32_t loc, const char *fmt, ...);
 uint64_t rt_value_of(const void *bytes, uint32_t size);
 
 #ifdef TSOIFY_EXPORT
 #define rt_event(...) ((void)0) /* no explorer to log for */
+#define rt_event_at(...) ((void)0)
 #endif
 
 /* Footprint declarations (export with atomic-block steps only; ABI.md,

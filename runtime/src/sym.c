@@ -9,12 +9,27 @@
  * an SMT solver to find values that take the other side
  * (driver/src/concolic.rs).
  *
+ * Each branch on such a value is also a choice point of the explorer's
+ * search (choice.c rt_branch_choice), in whatever thread it runs: the
+ * explorer gives each feasible side its own inputs, and the branch writes
+ * a pseudo-location per variable it reads, so that the reduction orders
+ * two branches on a shared variable both ways (see the top of
+ * driver/src/concolic.rs for why that is exact).
+ *
  * Values in memory: a table of (address, size, node) for the bytes that
  * hold a symbolic value, kept in program order (a store with a symbolic
  * value adds its range, a concrete store clears it). That order is exact
- * while one thread runs; once a thread has been created, entries are never
- * cleared and any read of them marks the execution TSOIFY_SYM_AFTER_SPAWN
- * (the explorer then never answers SAFE on the values' account).
+ * while one thread runs. Once a thread has been created, a store that
+ * overlaps an entry (any thread's, buffered or not) poisons it instead,
+ * and so does memory that dies: an entry no store touched since the
+ * threads started still holds what every thread reads there (the spawn
+ * drained main's buffer, and nothing wrote the bytes since), so reading it
+ * is exact; reading a poisoned one, or storing a symbolic value after a
+ * spawn, marks the execution TSOIFY_SYM_AFTER_SPAWN (which store a read
+ * sees is not followed yet; the explorer then never answers SAFE on the
+ * values' account). A value stored after a spawn still gets its entry:
+ * a read that sees it is followed, so a violation that needs a value can
+ * be found there, only not ruled out.
  *
  * Whatever is not modelled (a symbolic value passed to a call, stored into
  * a local the runtime does not see, read back at another width, read by
@@ -64,6 +79,11 @@ uint32_t rt_sym_n_shadow; /* (rt.h: memmodel.c looks at it before calling in) */
 #define n_shadow rt_sym_n_shadow
 static int spawned;
 static uint32_t last_var[RT_MAX_THREADS];
+/* per node: the one variable its expression reads (1 + (thread << 20 |
+ * ordinal)), 0 for none, MANY_VARS for more (outside the data segment,
+ * like the shadow: written whenever a node is made) */
+#define MANY_VARS 0xffffffffu
+static uint32_t *vars_of;
 static uint32_t ordinal[RT_MAX_THREADS];
 uintptr_t rt_sym_claimed[RT_MAX_THREADS];
 #define claimed rt_sym_claimed
@@ -72,7 +92,11 @@ void rt_sym_init(void) {
   if (!rt_sym_active()) return;
   shadow = mmap(0, MAX_SHADOW * sizeof *shadow, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (shadow == MAP_FAILED) shadow = 0;
+  vars_of = mmap(0, TSOIFY_MAX_SYM_NODES * sizeof *vars_of, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (vars_of == MAP_FAILED) vars_of = 0;
 }
+
+static uint32_t join_vars(uint32_t x, uint32_t y) { return !x ? y : !y || x == y ? x : MANY_VARS; }
 
 static void note(uint32_t flag, const char *fmt, ...) {
   struct tsoify_shm *s = rt_shm;
@@ -104,6 +128,17 @@ static uint32_t node(uint32_t op, uint32_t bits, uint32_t pred, uint32_t a, uint
   n->a = a, n->b = b, n->c = c;
   n->k = k;
   n->val = val & mask(bits);
+  if (vars_of) {
+    uint32_t v = 0;
+    if (op == TSOIFY_SYM_VAR) {
+      uint64_t t = k >> 32, o = k & 0xffffffffu;
+      v = t < 4096 && o < (1u << 20) ? (uint32_t)(t << 20 | o) + 1 : MANY_VARS;
+    } else if (op != TSOIFY_SYM_CONST) {
+      v = join_vars(vars_of[a], vars_of[b]);
+      if (op == TSOIFY_SYM_SELECT) v = join_vars(v, vars_of[c]);
+    }
+    vars_of[id] = v;
+  }
   return id;
 }
 
@@ -338,7 +373,13 @@ void __tsoify_sym_branch(uint32_t id, uint64_t cond, uint32_t bits) {
   p->taken = (cond & mask(bits)) != 0;
   p->thread = (uint32_t)rt_cur;
   p->event = s->n_events;
-  if (spawned) note(TSOIFY_SYM_AFTER_SPAWN, "a branch on a nondet value after a thread was created (only values before any thread starts are searched exhaustively yet)");
+  rt_branch_choice(p->taken);
+  /* the pseudo-location of its variable, or of all of them */
+  uint32_t v = vars_of ? vars_of[id] : MANY_VARS;
+  if (v == MANY_VARS || !v)
+    rt_event_at(TSOIFY_EV_TOUCH, TSOIFY_SYM_LOC_BASE, 0, TSOIFY_SYM_LOC_SPAN, rt_cur_loc, TSOIFY_FP_WRITE, 0);
+  else
+    rt_event_at(TSOIFY_EV_TOUCH, TSOIFY_SYM_LOC_BASE + (v - 1), 0, 1, rt_cur_loc, TSOIFY_FP_WRITE, 0);
 }
 
 /* A value the pass cannot follow: untracked when it is symbolic. */
@@ -357,9 +398,19 @@ static int any_overlap(uintptr_t a, uint64_t n) {
   return 0;
 }
 
+/* after a spawn: the entries [a, a+n) overlaps no longer say what a read sees */
+static void poison(uintptr_t a, uint64_t n) {
+  for (uint32_t i = 0; i < n_shadow; i++)
+    if (overlaps(&shadow[i], a, n)) shadow[i].node = POISON;
+}
+
 /* [a, a+n) is written with concrete bytes, in program order */
 void rt_sym_clear(uintptr_t a, uint64_t n) {
-  if (!n_shadow || spawned) return; /* after a spawn entries stay: their reads are flagged */
+  if (!n_shadow) return;
+  if (spawned) {
+    poison(a, n);
+    return;
+  }
   for (uint32_t i = 0; i < n_shadow;) {
     struct shadow *e = &shadow[i];
     if (!overlaps(e, a, n)) {
@@ -377,7 +428,11 @@ void rt_sym_clear(uintptr_t a, uint64_t n) {
 
 /* memory that dies (free, the end of a frame) */
 void rt_sym_drop(uintptr_t a, uint64_t n) {
-  if (!n_shadow || spawned) return;
+  if (!n_shadow) return;
+  if (spawned) {
+    poison(a, n);
+    return;
+  }
   for (uint32_t i = 0; i < n_shadow;)
     if (overlaps(&shadow[i], a, n)) shadow[i] = shadow[--n_shadow];
     else i++;
@@ -391,7 +446,7 @@ void __tsoify_sym_store(void *p, uint64_t size, uint32_t id, uint64_t v, uint32_
     untracked("more than %u stored values built from nondet values", MAX_SHADOW);
     return;
   }
-  rt_sym_clear(a, size); /* (done by the store already, unless after a spawn) */
+  rt_sym_clear(a, size); /* (done by the store already) */
   shadow[n_shadow++] = (struct shadow){a, (uint32_t)size, id};
 }
 
@@ -421,16 +476,19 @@ uint32_t __tsoify_sym_load(const void *p, uint64_t size, uint64_t v, uint32_t bi
   uint32_t found = 0;
   for (uint32_t i = n_shadow; i-- > 0;) {
     const struct shadow *e = &shadow[i];
-    if (!overlaps(e, a, size)) continue;
+    if (!overlaps(e, a, size) || found) continue; /* (older ones: the newest covers every byte read) */
     if (e->addr == a && e->size == size && e->node != POISON) {
-      if (!found) found = e->node; /* the newest */
+      found = e->node;
       continue;
+    }
+    if (spawned && e->node == POISON) {
+      note(TSOIFY_SYM_AFTER_SPAWN, "a nondet value in memory was overwritten after a thread was created and then read (which store a read sees is not followed yet)");
+      return 0;
     }
     untracked("a value built from a nondet value is read back at another width or offset");
     return 0;
   }
   if (!found) return 0;
-  if (spawned) note(TSOIFY_SYM_AFTER_SPAWN, "a nondet value was read from memory after a thread was created (only values before any thread starts are searched exhaustively yet)");
   if (!in_step(found, v, bits)) return 0;
   return found;
 }

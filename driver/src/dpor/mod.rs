@@ -53,7 +53,7 @@
 //! a store that had to evict an entry to make room. Value choices (nondet,
 //! a PSO eviction) are explored in full at their node.
 
-use crate::channel::{Choice, Event, Footprint, CH_ROOM_WAIT, CH_SCHEDULE, EV_ATOMIC_BEGIN, EV_ATOMIC_END, EV_FLUSH, EV_SPAWN};
+use crate::channel::{Choice, Event, Footprint, Input, CH_BRANCH, CH_ROOM_WAIT, CH_SCHEDULE, EV_ATOMIC_BEGIN, EV_ATOMIC_END, EV_FLUSH, EV_SPAWN};
 use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::rc::Rc;
 
@@ -102,7 +102,13 @@ impl Step {
 pub struct WNode {
     pub step: Rc<Step>,
     pub children: Vec<WNode>,
+    /// the nondet inputs of the execution the branch was made from (its
+    /// steps take the same sides of branches on nondet values with them)
+    pub inputs: Inputs,
 }
+
+/// The values of the wide nondet calls an execution runs with (concolic.rs).
+pub type Inputs = Rc<Vec<Input>>;
 
 #[derive(Clone, Debug)]
 pub struct Node {
@@ -136,6 +142,15 @@ pub struct Node {
     pub variants_cut: bool,
     /// a thread waits here for room in its full buffer (see `room_makers`)
     pub room_wait: bool,
+    /// a branch on a wide nondet value (option 1: taken): its options are
+    /// its feasible sides, each run with inputs that take it (concolic.rs)
+    pub branch: bool,
+    /// a branch: the inputs that take the side not explored yet (found by
+    /// the solver; None when that side is infeasible or explored)
+    pub model: Option<Inputs>,
+    /// the inputs of the execution that took the option chosen here (they
+    /// replay the path down to here)
+    pub inputs: Inputs,
 }
 
 /// What a node explores next (`Node::next`).
@@ -171,6 +186,9 @@ impl Node {
             variants: vec![],
             variants_cut: false,
             room_wait: c.kind & CH_ROOM_WAIT != 0,
+            branch: c.kind & 0xff == CH_BRANCH,
+            model: None,
+            inputs: Rc::default(),
         }
     }
 
@@ -688,7 +706,7 @@ pub struct Insertions {
 
 /// Optimal DPOR: insert a wakeup sequence for every race into the wakeup
 /// tree of the node before the race's first step.
-pub fn insert_wakeups(path: &mut [Node], events: &[Event], analyzer: &mut Analyzer) -> Insertions {
+pub fn insert_wakeups(path: &mut [Node], events: &[Event], analyzer: &mut Analyzer, inputs: &Inputs) -> Insertions {
     let x = Execution::new(path, events, analyzer.analyze(events));
     let mut out = Insertions::default();
     // each step's description, made when a sequence holding it is inserted
@@ -735,7 +753,7 @@ pub fn insert_wakeups(path: &mut [Node], events: &[Event], analyzer: &mut Analyz
         let mut chain: Option<WNode> = None;
         for &s in rest.steps.iter().rev() {
             let step = described[s].get_or_insert_with(|| Rc::new(x.steps.describe(s, path, events))).clone();
-            chain = Some(WNode { step, children: chain.into_iter().collect() });
+            chain = Some(WNode { step, children: chain.into_iter().collect(), inputs: inputs.clone() });
         }
         let mut children = &mut path[k].wut;
         for n in at {
@@ -947,7 +965,7 @@ fn add_first_steps(node: &mut Node, options: Vec<u32>, optimal: bool) {
             let proc = node.options[o as usize];
             if o != node.chosen && !node.done.contains(&o) && !node.wut.iter().any(|w| w.step.proc == proc) {
                 let step = Rc::new(Step { proc, fps: vec![], values: vec![], open: true, synthetic: true });
-                node.wut.push(WNode { step, children: vec![] });
+                node.wut.push(WNode { step, children: vec![], inputs: node.inputs.clone() });
             }
         }
     } else {
