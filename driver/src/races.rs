@@ -490,9 +490,9 @@ impl Checker<'_, '_> {
                     self.st.set(ClockSlot::FenceRelease(t), own);
                 }
                 if acquires(order) {
-                    let pending = std::mem::take(&mut self.st.fence_acquire[t]);
+                    let pending = self.st.fence_acquire[t].clone();
                     if !pending.is_empty() {
-                        self.st.log(|_| Undo::Clock(ClockSlot::FenceAcquire(t), Some(pending.clone())));
+                        self.st.set(ClockSlot::FenceAcquire(t), vec![]);
                         self.st.join_into(ClockSlot::Thread(t), &pending);
                     }
                 }
@@ -600,15 +600,15 @@ pub struct Incremental {
 impl Incremental {
     pub fn find(&mut self, events: &[Event], info: &ProgramInfo) -> &[Race] {
         let end = events.iter().position(|e| e.kind == EV_ASSUME_FAILED).unwrap_or(events.len());
-        let events_checked = &events[..end];
-        let (threads, bytes) = extent(events);
-        // the per-byte tables have a row per thread: more threads, start over
-        let mut shared = self.events.iter().zip(events_checked).take_while(|(a, b)| a == b).count();
-        if threads > self.st.threads {
+        let mut shared = self.events.iter().zip(&events[..end]).take_while(|(a, b)| a == b).count();
+        // the per-byte tables have a row per thread: when the events not
+        // checked yet have more threads, start over (those checked fit)
+        if extent(&events[shared..]).0 > self.st.threads {
+            let (threads, bytes) = extent(events);
             self.st = State::new(threads.max(self.st.threads * 2), bytes, true);
             shared = 0;
         }
-        self.st.rewind(if shared < self.marks.len() { self.marks[shared] } else { self.st.undo.len() });
+        self.st.rewind(self.marks.get(shared).copied().unwrap_or(self.st.undo.len()));
         self.marks.truncate(shared);
         self.events.truncate(shared);
         let mut c = Checker { events, info, st: &mut self.st };

@@ -213,16 +213,12 @@ impl Touches {
     }
 }
 
-fn same_event(a: &Event, b: &Event) -> bool {
-    (a.thread, a.kind, a.size, a.loc, a.addr, a.value, a.aux, a.aux2, a.fp) == (b.thread, b.kind, b.size, b.loc, b.addr, b.value, b.aux, b.aux2, b.fp)
-}
-
 impl Analyzer {
     /// The analysis of `events`, reusing what the last one found for the
     /// events the two executions share from the start.
     pub(super) fn analyze(&mut self, events: &[Event]) -> &Analysis {
         #[allow(unused_mut)]
-        let mut shared = self.events.iter().zip(events).take_while(|(a, b)| same_event(a, b)).count();
+        let mut shared = self.events.iter().zip(events).take_while(|(a, b)| a == b).count();
         #[cfg(debug_assertions)]
         if self.full_scan {
             shared = 0;
