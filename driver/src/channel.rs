@@ -216,9 +216,7 @@ impl Footprint {
     /// rule).
     #[inline]
     pub fn interferes(&self, o: &Footprint) -> bool {
-        // `dependent(o) || flush_order(o)`, cheapest tests first (the
-        // reduction asks this for many pairs of steps)
-        self.proc == o.proc || (self.overlaps(o) && self.memory_conflict(o)) || self.same_object(o) || self.flush_order(o)
+        self.dependent(o) || self.flush_order(o)
     }
     /// Overlapping memory accesses of which one writes.
     #[inline]
@@ -226,7 +224,8 @@ impl Footprint {
         let mem = |f: &Footprint| !f.sync() && (f.reads() || f.writes());
         // a read commutes with the flushes of its own thread's buffers
         let own_read_and_flush = |r: &Footprint, w: &Footprint| r.reads() && !r.writes() && w.flush() && r.owner == w.owner;
-        mem(self) && mem(o) && (self.writes() || o.writes()) && !own_read_and_flush(self, o) && !own_read_and_flush(o, self) && self.overlaps(o)
+        // (the range test first: most pairs the reduction asks about are apart)
+        self.overlaps(o) && mem(self) && mem(o) && (self.writes() || o.writes()) && !own_read_and_flush(self, o) && !own_read_and_flush(o, self)
     }
     /// Both use the same synchronisation object.
     #[inline]
