@@ -241,7 +241,7 @@ static void footprint(struct tsoify_footprint *f, int kind, uint64_t addr, uint3
    * state (the model DPOR's sleep sets and wakeup trees rest on): taken as
    * a read, a sleeping compare-exchange stayed asleep through another
    * thread's failed one and optimal DPOR lost an interleaving of a CAS ring
-   * (tests/programs/por/casrot-miss.c, SAFE where the assertion fails). */
+   * (tests/programs/reduction/casrot-miss.c, SAFE where the assertion fails). */
   case TSOIFY_EV_CMPXCHG: f->access = TSOIFY_FP_READ | TSOIFY_FP_WRITE; break;
   case TSOIFY_EV_FREE: f->access = TSOIFY_FP_WRITE, f->hi = addr + (value ? value : 1); break;
   case TSOIFY_EV_LOCK: f->access = TSOIFY_FP_SYNC | (aux & TSOIFY_LOCK_FAILED ? TSOIFY_FP_TRY : 0); break;
