@@ -182,7 +182,7 @@ fn no_data_race_tasks_answer_true_or_false_with_the_racing_pair() {
     assert_eq!((code, last_line(&out)), (1, "Result: FALSE(no-data-race)"), "{out}{err}");
     assert!(out.starts_with("VIOLATION data race"), "{out}");
     assert!(out.contains("data race on x: ") && out.contains("T0 read (plain) at racy.c:8") && out.contains("T1 write (plain) at racy.c:5"), "{out}");
-    assert!(out.contains(" (it shows the first race at steps 2 and 3):") && out.contains("ends: reach_error"), "the execution is shown: {out}");
+    assert!(out.contains(" (it shows the first race at steps 2 and 4):") && out.contains("T1      racy.c:5  store x = 1") && out.contains("T0      racy.c:8  load x"), "the execution is shown: {out}");
     let witness = std::fs::read_to_string(dir.path().join("witness.yml")).unwrap();
     let targets: Vec<&str> = witness.lines().filter(|l| l.contains("type: target")).collect();
     assert_eq!(targets.len(), 2, "one target per racing access: {witness}");

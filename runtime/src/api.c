@@ -51,7 +51,7 @@ void __tsoify_store(void *addr, const void *src, uint64_t size, uint32_t order, 
 
 void __tsoify_fence(uint32_t order, uint32_t loc) {
   int model = rt_mm_model();
-  if (model != TSOIFY_MODEL_SC && order == ORD_SEQ_CST && rt_mm_pending(rt_cur)) { /* mfence */
+  if (model != TSOIFY_MODEL_SC && order == ORD_SEQ_CST && rt_drain_point_needed(rt_cur)) { /* mfence */
     rt_sched_point();
     uint32_t n = (uint32_t)rt_mm_pending(rt_cur);
     rt_mm_drain(rt_cur, loc);

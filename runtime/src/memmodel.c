@@ -47,6 +47,7 @@ struct buffer {
   uint32_t n;
   uint32_t epoch;
   uint32_t flushed; /* entries that left by a flush so far (room they made) */
+  uint32_t since_drain; /* stores buffered since the thread's last drain */
 };
 
 static struct buffer buffers[RT_MAX_THREADS];
@@ -108,6 +109,28 @@ int rt_mm_pending(int t) {
  * its own buffer outside a step, where only others' flushes can empty it,
  * and an empty buffer is what a drain would leave anyway. */
 int rt_mm_pending_unobserved(int t) { return (int)buffers[t].n; }
+
+/* Whether t has buffered a store since its last drain: a function of t's
+ * own run, unlike rt_mm_pending, which other processes (the flushes)
+ * change. */
+int rt_mm_buffered_since_drain(int t) { return buffers[t].since_drain != 0; }
+
+/* A drain that is not a sync call (thread exit, mfence) is a scheduling
+ * point when the buffer holds stores: others may act before they reach
+ * memory. Under reduction also when it held some since the last drain and
+ * flush steps have emptied it since: whether the flushes came first is up
+ * to other processes, and a step must not end here in some orders and run
+ * on in others (the explorer moves a step as a whole: a load before the
+ * exit that came as one step with it followed the exit's flushes, and
+ * optimal DPOR lost store buffering's 0/0 outcome when the flushes were
+ * tried first). */
+int rt_drain_point_needed(int t) {
+#ifdef TSOIFY_EXPORT
+  return rt_mm_pending(t);
+#else
+  return rt_mm_pending(t) || (rt_shm->por && rt_mm_buffered_since_drain(t));
+#endif
+}
 
 /* Unaligned accesses of one width (the program's accesses may be
  * unaligned; clang makes these single loads and stores, align 1). */
@@ -369,6 +392,7 @@ void rt_mm_drain(int t, uint32_t loc) {
   struct buffer *b = &buffers[t];
   RT_TOUCH_BUFFER(t);
   while (b->n) rt_mm_flush_entry(t, 0); /* oldest first: valid under TSO and PSO */
+  b->since_drain = 0;
 }
 
 void rt_mm_barrier(int t) {
@@ -414,6 +438,7 @@ static void append(struct buffer *b, uintptr_t a, uint32_t size, rt_val v, uint3
     rt_end(TSOIFY_ST_INTERNAL, loc, "more than %u stores buffered by one thread; use --buffer-size to bound them", BUFFER_CAPACITY);
   RT_TOUCH_ENTRY(b - buffers, a, size);
   struct entry *e = &b->e[b->n++];
+  b->since_drain++;
   e->addr = a;
   e->size = size;
   e->loc = loc;

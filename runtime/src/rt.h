@@ -253,6 +253,8 @@ void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t orde
 void rt_mm_drain(int t, uint32_t loc);      /* flush the whole buffer of t */
 int rt_mm_pending(int t);                   /* entries buffered by t */
 int rt_mm_pending_unobserved(int t);        /* the same, with no footprint (memmodel.c) */
+int rt_mm_buffered_since_drain(int t);      /* t buffered a store since its last drain */
+int rt_drain_point_needed(int t);           /* a drain by t is a scheduling point */
 int rt_mm_must_precede(int t, uint32_t j, uint32_t i); /* t's entry j must reach memory before entry i */
 int rt_mm_full(int t);                      /* t's buffer is at the bound */
 void rt_mm_barrier(int t);                  /* PSO store-store barrier */

@@ -108,6 +108,25 @@ static void switch_to(int t) {
   rt_cur_loc = loc;
 }
 
+/* The options' order is the order of preference where the explorer leaves
+ * the choice open (alternative 0, the first one awake): flushes first, then
+ * threads. Flushing early makes each new execution start with SC behaviour
+ * (every load reads the newest store), and the reduction reaches the
+ * delayed flushes by reversing races, as it reaches every other order. A
+ * bug that needs no relaxed behaviour is then found about as soon as
+ * under SC: on GenMC's fib_bench under TSO, after 91,072 executions
+ * instead of 362,999 when threads came first (SC: 42,796). */
+static void prefer_flushes(int *opt_thread, uint32_t *opt_entry, int threads_enabled, int n) {
+  if (threads_enabled == 0 || threads_enabled == n) return;
+  int t[RT_MAX_OPTIONS];
+  uint32_t e[RT_MAX_OPTIONS];
+  int k = 0;
+  for (int i = threads_enabled; i < n; i++) t[k] = opt_thread[i], e[k] = opt_entry[i], k++;
+  for (int i = 0; i < threads_enabled; i++) t[k] = opt_thread[i], e[k] = opt_entry[i], k++;
+  memcpy(opt_thread, t, (size_t)n * sizeof *t);
+  memcpy(opt_entry, e, (size_t)n * sizeof *e);
+}
+
 /* The scheduler proper. `self_ok` is 0 when the current thread has finished. */
 static void schedule(int self_ok) {
   struct tsoify_shm *s = rt_shm;
@@ -151,6 +170,7 @@ static void schedule(int self_ok) {
       for (int t = 0; t < nthreads; t++) live += threads[t].state == T_RUNNABLE;
       rt_end(TSOIFY_ST_DEADLOCK, rt_cur_loc, "deadlock: %d thread%s blocked, none can run", live, live == 1 ? "" : "s");
     }
+    prefer_flushes(opt_thread, opt_entry, threads_enabled, n);
     uint16_t procs[RT_MAX_OPTIONS];
     for (int k = 0; k < n; k++)
       procs[k] = opt_entry[k] == UINT32_MAX ? (uint16_t)opt_thread[k] : rt_mm_flush_proc(opt_thread[k], opt_entry[k]);
@@ -291,7 +311,7 @@ static _Noreturn void finish_current(void *retval) {
   rt_run_key_destructors(rt_cur); /* program code: before the thread ends */
   th->pend = PEND_NONE;
   /* exit drains the buffer: that writes memory, so others may act first */
-  if (rt_mm_pending(rt_cur)) rt_sched_point();
+  if (rt_drain_point_needed(rt_cur)) rt_sched_point();
   rt_mm_drain(rt_cur, rt_cur_loc);
   th->retval = retval;
   th->state = T_FINISHED;

@@ -730,9 +730,30 @@ pub fn insert_wakeups(path: &mut [Node], events: &[Event], analyzer: &mut Analyz
             path[k].explore_all = true;
             continue;
         }
+        if !room_in_reversal(&x, events, i, sj, si, &v) {
+            if debug_por() {
+                eprintln!("race {j} -> {i} at node {k}: no room for the store before the flush");
+            }
+            out.redundant += 1;
+            continue;
+        }
         v.push(si);
         let seq = Seq { x: &x, steps: v };
         let node = &path[k];
+        // A sequence whose first process cannot run here (a thread waiting
+        // for room its buffer does not have yet: the race is with the flush
+        // that made the room) is no execution. Inserted, it would be dropped
+        // before it ran (`drop_disabled_branches`), but first it would cover
+        // later sequences that start with a step independent of it, and
+        // those were lost with it (MP under PSO with one buffer entry lost
+        // the outcome where the reader runs before both flushes).
+        if node.option_of(seq.proc_of(seq.steps[0])).is_none() {
+            if debug_por() {
+                eprintln!("race {j} -> {i} at node {k}: its first process {} cannot run there", seq.proc_of(seq.steps[0]));
+            }
+            out.redundant += 1;
+            continue;
+        }
         if node.sleep.iter().chain(&node.explored).any(|z| seq.covered_by_sleeper(z)) {
             if debug_por() {
                 eprintln!("redundant (sleeper) race {j} -> {i} at node {k}: v = {:?}", seq.steps.iter().map(|&s| (x.steps.proc[s], x.steps.start[s])).collect::<Vec<_>>());
@@ -763,6 +784,28 @@ pub fn insert_wakeups(path: &mut [Node], events: &[Event], analyzer: &mut Analyz
         out.inserted += 1;
     }
     out
+}
+
+/// Can event `i` of step `si` still run when the steps `before` (the rest
+/// of a reversing sequence) run ahead of it from step `sj` on? Only a store
+/// into a bounded buffer asks: it found room because `m` of its thread's
+/// entries had left (aux `4 | m << 8`), so it needs as many of the
+/// thread's flushes before it: those before `sj`, in `before` and in its
+/// own step before it. Without them the reversal is no execution (the
+/// thread waits for room there), and its branch, dropped when it cannot
+/// run, would first have covered other sequences that were then lost
+/// (n6-3 under PSO with one buffer entry, flushes tried first).
+fn room_in_reversal(x: &Execution, events: &[Event], i: usize, sj: usize, si: usize, before: &[usize]) -> bool {
+    let store = &events[i];
+    if store.kind != crate::channel::EV_STORE || store.aux & 4 == 0 {
+        return true;
+    }
+    let needed = (store.aux >> 8) as usize;
+    let own_flush = |m: &usize| events[*m].kind == EV_FLUSH && events[*m].thread == store.thread;
+    let earlier = (0..x.steps.start[sj]).filter(own_flush).count();
+    let ahead: usize = before.iter().map(|&s| x.steps.events(s).filter(own_flush).count()).sum();
+    let own = x.steps.events(si).take_while(|&m| m != i).filter(own_flush).count();
+    earlier + ahead + own >= needed
 }
 
 /// A sequence of steps of one execution (a wakeup sequence being inserted).
