@@ -78,6 +78,8 @@ differential_tests! {
     mixed_bytes => "mixed-bytes",
     mixed_overlap => "mixed-overlap",
     mixed_own => "mixed-own",
+    sb_cas => "SB+cas",
+    sb_cas_fadd => "SB+cas+fadd",
 }
 
 /// The bundled examples: verdicts (they assert, and report no outcomes).
@@ -114,7 +116,10 @@ mod slow {
                fn $fn_name() { differential(&litmus($name), true); } )*
         };
     }
-    slow! { bound3 => "bound3", wrc => "WRC", iriw => "IRIW", sb3 => "SB3", sb4 => "SB4", mp3 => "MP3", n6_3 => "n6-3" }
+    slow! {
+        bound3 => "bound3", wrc => "WRC", iriw => "IRIW", sb3 => "SB3", sb4 => "SB4", mp3 => "MP3", n6_3 => "n6-3",
+        cas_ring3 => "CAS-ring3", cas_ring4 => "CAS-ring4",
+    }
 }
 
 /// The atomic-mutex variant means the same (checked on the two tests that

@@ -82,6 +82,8 @@ litmus! {
     mixed_overlap => "mixed-overlap",
     mixed_own => "mixed-own",
     bound3 => "bound3",
+    sb_cas => "SB+cas",
+    sb_cas_fadd => "SB+cas+fadd",
 }
 
 /// Three or four worker threads: with the reduction only (the exhaustive
@@ -93,7 +95,10 @@ mod many_threads {
             $( #[test] fn $fn_name() { check($file, Searches::DporOnly); } )*
         };
     }
-    reduced! { wrc => "WRC", iriw => "IRIW", sb3 => "SB3", sb4 => "SB4", mp3 => "MP3", n6_3 => "n6-3" }
+    reduced! {
+        wrc => "WRC", iriw => "IRIW", sb3 => "SB3", sb4 => "SB4", mp3 => "MP3", n6_3 => "n6-3",
+        cas_ring3 => "CAS-ring3", cas_ring4 => "CAS-ring4",
+    }
 }
 
 /// bound3 needs three stores buffered at once: SAFE for K=1,2, a violation

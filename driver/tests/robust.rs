@@ -51,6 +51,10 @@ const LITMUS: &[(&str, bool, bool)] = &[
     ("mixed-bytes", true, true),
     ("mixed-overlap", true, true),
     ("mixed-own", false, false),
+    ("SB+cas", false, false),
+    ("SB+cas+fadd", true, true),
+    ("CAS-ring3", true, true),
+    ("CAS-ring4", true, true),
 ];
 
 #[test]

@@ -22,9 +22,9 @@ reported. With --atomic, threads also call __VERIFIER_atomic_ functions
 that assume a shared int has a value and then store (SV-COMP atomic blocks,
 and executions cut by a failed assume). Program i of seed S is named
 fuzz_S_i and does not depend on --count, so `--only i` (with the same
---max-ops, --atomic, --three-threads, --threads, --max-total-ops and --corpus)
-reruns it. Without --threads and --corpus a seed gives the same programs as
-before those options existed.
+--max-ops, --atomic, --three-threads, --threads, --max-total-ops, --corpus
+and --cas) reruns it. Without --threads, --corpus and --cas a seed gives the
+same programs as before those options existed.
 
 --threads 3, --threads 4 or a mix (--threads 2,3,4): each program has one of
 those thread counts, 1 to --max-ops ops per thread and at most
@@ -38,6 +38,21 @@ or a0 + 1; control: if (a0 == 1) { ... }), re-reads of own stores, threads
 that store 3-4 times to one or two elements, and C11 atomic_load_explicit /
 atomic_store_explicit with memory_order_relaxed (some seq_cst) next to
 plain accesses. In summaries, v[i] is vars[i], =~ relaxed, =! seq_cst.
+
+--cas: also locked read-modify-writes, in the default shapes and with
+--corpus alike: a compare-and-swap (__atomic_compare_exchange_n, strong,
+seq_cst; the register gets 1 if it succeeded, else 0) or, half of the time,
+__sync_val_compare_and_swap (the register gets the value it read, which a
+failed CAS otherwise hides), and a fetch-add (__atomic_fetch_add, the
+register gets the old value). Each is x86's locked cmpxchg / xadd: it waits
+for an empty store buffer (all of them under PSO) and reads and writes
+memory in one step. A CAS expects 0 (often) to 2 and half of the time
+stores the expected value plus one, the steps of CAS rings and counters
+(tests/programs/reduction/casrot-miss.c: a reduction that took a failed
+CAS for a read lost interleavings, which fuzz.py without CAS never
+generated). In corpus programs the result goes to a local, which later ops
+may depend on like a loaded one. In summaries: r0=cas(x,0,1) (success),
+r0=casv(x,0,1) (value read), r0=fadd(x,1).
 
 --litmus [NAMES]: check oracle.py's litmus tests (all, or the named ones)
 at the given models, bounds and --por instead of random programs (to check
@@ -64,6 +79,7 @@ Usage:
   python3 tests/litmus/fuzz.py --seed 2 --count 40 --bounds 0,1,2
   python3 tests/litmus/fuzz.py --seed 2 --only 20,23 --models tso --bounds 1
   python3 tests/litmus/fuzz.py --seed 7 --count 100 --corpus --threads 2,3,4 --bounds 0,1,2,32
+  python3 tests/litmus/fuzz.py --seed 9 --count 40 --cas --bounds 0,1,2,32
   python3 tests/litmus/fuzz.py --litmus --bounds 0,1,2,3,32 --por none
 
 The binaries default to ../../target/debug relative to this script, or to
@@ -95,6 +111,17 @@ P_MIXED = 0.08
 OP_WEIGHTS = (("st", 40), ("ld", 35), ("mfence", 10), ("xchg", 10))
 # with --atomic: also __VERIFIER_atomic_ functions that assume and then store
 ATOMIC_WEIGHTS = OP_WEIGHTS + (("atomic", 25),)
+# with --cas: also locked compare-and-swaps and fetch-adds
+CAS_WEIGHTS = (("cas", 20), ("fadd", 8))
+P_CAS_VALUE = 0.5  # a CAS reports the value it read, not whether it succeeded
+P_CAS_STEP = 0.5  # a CAS moves its location from e to e + 1 (rings, counters)
+
+
+def cas_args(rng):
+    """(EXPECTED, DESIRED) of a random CAS: the expected value often the
+    initial 0, the desired value often one more (a ring or counter step)."""
+    e = rng.choice((0, 0, 1, 2))
+    return e, e + 1 if rng.random() < P_CAS_STEP else rng.randint(1, 3)
 
 
 def gen_op(rng, shared, fresh_reg, weights=OP_WEIGHTS):
@@ -112,6 +139,11 @@ def gen_op(rng, shared, fresh_reg, weights=OP_WEIGHTS):
         return oracle.ld(fresh_reg(), var)
     if kind == "xchg":
         return ("xchg", var, rng.randint(1, 3))
+    if kind == "cas":
+        form = "casv" if rng.random() < P_CAS_VALUE else "cas"
+        return (form, fresh_reg(), var) + cas_args(rng)
+    if kind == "fadd":
+        return ("fadd", fresh_reg(), var, rng.randint(1, 2))
     return oracle.FENCE
 
 
@@ -184,6 +216,8 @@ def gen_threads(rng, max_ops, weights=OP_WEIGHTS, three=False, threads=None,
 
 CORPUS_WEIGHTS = (("st", 30), ("ld", 22), ("rfi", 10), ("data", 10),
                   ("addr", 12), ("ctrl", 6), ("mfence", 5), ("xchg", 5))
+# with --cas: also locked compare-and-swaps and fetch-adds into locals
+CORPUS_CAS_WEIGHTS = (("cas", 12), ("fadd", 5))
 CORPUS_ORDERS = ((None, 55), ("rlx", 35), ("sc", 10))
 P_WRITER = 0.3  # a thread that only stores, to its home elements
 P_HOME = 0.5  # another thread's store goes to a home element
@@ -201,8 +235,8 @@ def ordered(op, order):
 class CorpusThread:
     """Generates the ops of one corpus-shaped thread."""
 
-    def __init__(self, rng, nvars, fresh):
-        self.rng, self.nvars, self.fresh = rng, nvars, fresh
+    def __init__(self, rng, nvars, fresh, weights=CORPUS_WEIGHTS):
+        self.rng, self.nvars, self.fresh, self.weights = rng, nvars, fresh, weights
         self.homes = rng.sample(range(nvars), rng.choice((1, 1, 2)))
         self.locals, self.stored, self.ops = [], [], []
         self.reported = set()
@@ -223,6 +257,17 @@ class CorpusThread:
         name = self.fresh()
         self.locals.append(name)
         return ordered(("ldt", name, loc), gen_order(self.rng))
+
+    def rmw(self, kind, loc):
+        """A locked CAS or fetch-add on loc into a new local."""
+        rng = self.rng
+        name = self.fresh()
+        self.locals.append(name)
+        self.stored.append(loc)
+        if kind == "fadd":
+            return ("faddt", name, loc, rng.randint(1, 2))
+        form = "casvt" if rng.random() < P_CAS_VALUE else "cast"
+        return (form, name, loc) + cas_args(rng)
 
     def store(self, loc, v):
         self.stored.append(loc)
@@ -256,6 +301,8 @@ class CorpusThread:
             return ("if", ("==", a, rng.randint(0, 2)), [body])
         if kind == "xchg":
             return ("xchg", self.elem(), rng.randint(1, 3))
+        if kind in ("cas", "fadd"):
+            return self.rmw(kind, self.elem())
         return oracle.FENCE
 
     def generate(self, n):
@@ -265,13 +312,23 @@ class CorpusThread:
             if writer:
                 self.ops.append(self.store(self.elem(1), rng.randint(1, 3)))
                 continue
-            kind = rng.choices([k for k, _ in CORPUS_WEIGHTS], [w for _, w in CORPUS_WEIGHTS])[0]
+            kind = rng.choices([k for k, _ in self.weights], [w for _, w in self.weights])[0]
             op = self.op(kind)
             self.ops.append(op)
-            if op[0] == "ldt" and rng.random() < P_REPORT_AT_ONCE:
+            if to_local(op) and rng.random() < P_REPORT_AT_ONCE:
                 self.ops.append(report(op[1]))
                 self.reported.add(op[1])
         return self.ops + [report(a) for a in self.locals if a not in self.reported]
+
+
+def to_local(op):
+    """Whether op puts a value in a new thread-local (ldt, cast, ...)."""
+    return op[0] == "ldt" or (op[0] in oracle.LOCKED_RMW and oracle.LOCKED_RMW[op[0]][2])
+
+
+def to_register(op):
+    """Whether op puts a value in a register (ld, cas, casv, fadd)."""
+    return op[0] == "ld" or (op[0] in oracle.LOCKED_RMW and not oracle.LOCKED_RMW[op[0]][2])
 
 
 def report(local):
@@ -279,7 +336,7 @@ def report(local):
     return ("st", "r" + local[1:], local)
 
 
-def gen_corpus_threads(rng, max_ops, threads, budget):
+def gen_corpus_threads(rng, max_ops, threads, budget, weights=CORPUS_WEIGHTS):
     nvars = rng.choice((2, 2, 3, 3, 4))
     counter = []
 
@@ -288,7 +345,7 @@ def gen_corpus_threads(rng, max_ops, threads, budget):
         return "a%d" % counter[-1]
 
     counts = gen_shape(rng, max_ops, threads=threads, budget=budget)
-    return nvars, [CorpusThread(rng, nvars, fresh).generate(n) for n in counts]
+    return nvars, [CorpusThread(rng, nvars, fresh, weights).generate(n) for n in counts]
 
 
 def loc_var(loc):
@@ -308,13 +365,13 @@ def make_test(name, threads, nvars=None):
         return dict(name=name, doc="random corpus-shaped program generated by fuzz.py",
                     threads=threads, regs=regs, types={"vars": "int[%d]" % nvars},
                     final=[("v%d" % i, ("vars", i)) for i in range(nvars)])
-    regs = [op[1] for code in threads for op in code if op[0] == "ld"]
+    regs = [op[1] for code in threads for op in code if to_register(op)]
     shared = sorted({loc_var(op[1]) for code in threads for op in code
                      if op[0] in ("st", "xchg", "atomic")} |
                     {loc_var(op[3]) for code in threads for op in code
                      if op[0] == "atomic"} |
                     {loc_var(op[2]) for code in threads for op in code
-                     if op[0] == "ld"})
+                     if to_register(op)})
     return dict(name=name, doc="random program generated by fuzz.py",
                 threads=threads, regs=regs, final=shared)
 
@@ -325,15 +382,16 @@ def touches_memory(threads):
 
 
 def gen_test(seed, index, max_ops=3, atomic=False, three=False, threads=None,
-             budget=None, corpus=False):
-    """Program index of seed. Without threads and corpus, the same program
-    as before those options existed (the seeds in scripts/test)."""
+             budget=None, corpus=False, cas=False):
+    """Program index of seed. Without threads, corpus and cas, the same
+    program as before those options existed (the seeds in scripts/test)."""
     if corpus:
         rng = random.Random("fuzz-corpus/%d/%d" % (seed, index))
-        nvars, code = gen_corpus_threads(rng, max_ops, threads or [2], budget)
+        weights = CORPUS_WEIGHTS + (CORPUS_CAS_WEIGHTS if cas else ())
+        nvars, code = gen_corpus_threads(rng, max_ops, threads or [2], budget, weights)
         return make_test("fuzz_%d_%d" % (seed, index), code, nvars)
     rng = random.Random("fuzz/%d/%d" % (seed, index))
-    weights = ATOMIC_WEIGHTS if atomic else OP_WEIGHTS
+    weights = (ATOMIC_WEIGHTS if atomic else OP_WEIGHTS) + (CAS_WEIGHTS if cas else ())
     code = gen_threads(rng, max_ops, weights, three, threads, budget)
     while not touches_memory(code):
         code = gen_threads(rng, max_ops, weights, three, threads, budget)
@@ -371,6 +429,10 @@ def fmt_op(op):
         return "xchg(%s,%d)" % (fmt_loc(op[1]), op[2])
     if kind == "atomic":
         return "atomic(%s==%d?%s=%d)" % (fmt_loc(op[1]), op[2], fmt_loc(op[3]), op[4])
+    if kind in oracle.LOCKED_RMW:  # r0=cas(x,0,1), r0=casv(x,0,1), r0=fadd(x,1)
+        name = kind[:-1] if oracle.LOCKED_RMW[kind][2] else kind
+        return "%s=%s(%s)" % (op[1], name, ",".join(
+            [fmt_loc(op[2])] + [fmt_expr(e) for e in op[3:]]))
     return "F"
 
 
@@ -465,7 +527,7 @@ def store_count(t):
     """Most stores any one thread of t makes (registers included): a bound
     of at least that many never fills its buffer."""
     def stores(code):
-        return sum(1 if op[0] in ("st", "ld") else
+        return sum(1 if op[0] == "st" or to_register(op) else
                    stores(op[2]) if op[0] == "if" else 0 for op in code)
     return max(stores(code) for code in t["threads"])
 
@@ -555,6 +617,9 @@ def op_uses(op):
     used = set()
     if kind in ("st", "xchg"):
         used |= oracle.expr_locals(op[2]) if kind == "st" else set()
+    if kind in oracle.LOCKED_RMW:
+        for e in op[3:]:
+            used |= oracle.expr_locals(e)
     if kind == "if":
         used |= oracle.expr_locals(op[1])
         for o in op[2]:
@@ -578,7 +643,7 @@ def without_op(t, ti, oi, name):
     threads = [list(code) for code in t["threads"]]
     op = threads[ti][oi]
     del threads[ti][oi]
-    if op[0] == "ldt":
+    if to_local(op):
         if any(op[1] in op_uses(o) for o in threads[ti] if not is_report(o)):
             return None
         threads[ti] = [o for o in threads[ti] if not (is_report(o) and o[2] == op[1])]
@@ -758,6 +823,10 @@ def parse_args(argv):
                     "values, re-reads of own stores, threads storing to one "
                     "or two elements, relaxed (and seq_cst) C11 atomics next "
                     "to plain accesses (2 threads unless --threads)")
+    ap.add_argument("--cas", action="store_true",
+                    help="also generate locked compare-and-swaps (reporting "
+                    "success or the value read) and fetch-adds, in the "
+                    "default and the --corpus shapes")
     ap.add_argument("--litmus", nargs="?", const="all", default=None,
                     help="check oracle.py's litmus tests (comma-separated "
                     "names, default all) instead of random programs")
@@ -810,7 +879,8 @@ def gen_flags(a):
         " --three-threads" if a.three_threads else "",
         " --threads %s" % ",".join(map(str, a.threads)) if a.threads else "",
         " --max-total-ops %d" % a.max_total_ops if a.max_total_ops else "",
-        " --corpus" if a.corpus else "")))
+        " --corpus" if a.corpus else "",
+        " --cas" if a.cas else "")))
 
 
 def rerun_command(a, index, model, bound):
@@ -862,7 +932,7 @@ def program(a, i):
     if a.litmus:
         return oracle.TESTS[i]
     return gen_test(a.seed, i, a.max_ops, a.atomic, a.three_threads, a.threads,
-                    a.max_total_ops, a.corpus)
+                    a.max_total_ops, a.corpus, a.cas)
 
 
 def run_one(a, workdir, keepdir, i, cfgs):

@@ -12,13 +12,16 @@ thread steps and store-buffer flushes under three operational models:
        byte-precise for mixed sizes).
 
 Loads take each byte from the newest own buffer entry covering it, else from
-memory. mfence and xchg wait until the thread's buffer is empty; xchg then
-writes memory directly. An atomic function (SV-COMP's __VERIFIER_atomic_*)
-waits for an empty buffer too, then runs with no other thread or flush in
-between: it reads and writes memory directly, and when its assume fails the
-execution is infeasible (modelled as waiting: the same final states). A
-seq_cst store (atomic_store_explicit(..., memory_order_seq_cst)) is a
-locked store like xchg; relaxed atomic loads and stores are plain ones.
+memory. mfence, xchg, cas and fadd wait until the thread's buffer is empty
+(under PSO: all of its entries, every address); xchg then writes memory
+directly, and cas and fadd (x86's locked cmpxchg and xadd) read memory and
+write it directly in one step, a failed cas writing nothing. An atomic
+function (SV-COMP's __VERIFIER_atomic_*) waits for an empty buffer too, then
+runs with no other thread or flush in between: it reads and writes memory
+directly, and when its assume fails the execution is infeasible (modelled as
+waiting: the same final states). A seq_cst store
+(atomic_store_explicit(..., memory_order_seq_cst)) is a locked store like
+xchg; relaxed atomic loads and stores are plain ones.
 
 A bounded buffer (bound K > 0, TSO and PSO alike) makes a store wait until
 the thread holds fewer than K entries; under PSO K counts all of the
@@ -65,9 +68,21 @@ BOUNDS = (1, 2, 3, 4, 0)  # TSO bounds checked for [bounded]; 0 = unbounded
 #        ('ldt', LOCAL, LOC[, ORD])    int LOCAL = LOC  (thread-local temp)
 #        ('mfence',)                   __atomic_thread_fence(__ATOMIC_SEQ_CST)
 #        ('xchg', LOC, VALUE)          __atomic_exchange_n(&LOC, VALUE, SEQ_CST)
+#        ('cas', REG, LOC, EXP, DES)   REG = __atomic_compare_exchange_n(&LOC,
+#                                      &(int){EXP}, DES, 0, SEQ_CST, SEQ_CST):
+#                                      locked; 1 (and LOC = DES) if LOC was
+#                                      EXP, else 0 (EXP, DES: EXPRs)
+#        ('casv', REG, LOC, EXP, DES)  REG = __sync_val_compare_and_swap(&LOC,
+#                                      EXP, DES): the same locked CAS, but REG
+#                                      = the value it read (EXP on success)
+#        ('fadd', REG, LOC, VALUE)     REG = __atomic_fetch_add(&LOC, VALUE,
+#                                      SEQ_CST): locked; REG = the old value
+#        ('cast', LOCAL, ...), ('casvt', LOCAL, ...), ('faddt', LOCAL, ...)
+#                                      int LOCAL = the same (as 'ldt' to 'ld')
 #        ('atomic', LOC, V, LOC2, V2)  a __VERIFIER_atomic_ function:
 #                                      __VERIFIER_assume(LOC == V); LOC2 = V2;
 #        ('if', EXPR, [ops])           if (EXPR) { ops }  (no loads inside)
+#        (cas and fadd take a 4-byte int LOC: an int variable or element)
 # ORD:   None (plain access), 'rlx' or 'sc': atomic_load_explicit /
 #        atomic_store_explicit with memory_order_relaxed / _seq_cst on a
 #        4-byte int (a seq_cst store is locked, like xchg; loads are loads)
@@ -119,6 +134,20 @@ test("SB+xchg", "SB with the stores done by locked xchg: xchg writes memory "
      "directly, so r0=0 r1=0 is forbidden",
      [[("xchg", "x", 1), ld("r0", "y")], [("xchg", "y", 1), ld("r1", "x")]],
      ["r0", "r1"], table=({"r0": 0, "r1": 0}, (False, False, False)))
+
+test("SB+cas", "SB with one side's store done by a locked compare-and-swap "
+     "(strong, seq_cst): the CAS writes memory directly, but T1's plain store "
+     "may still be buffered, so r1=0 r2=0 stays allowed under TSO/PSO",
+     [[("cas", "r0", "x", 0, 1), ld("r1", "y")], [st("y", 1), ld("r2", "x")]],
+     ["r0", "r1", "r2"], table=({"r1": 0, "r2": 0}, (False, True, True)))
+
+test("SB+cas+fadd", "SB with a locked compare-and-swap on one side and a "
+     "locked fetch-add on the other: both write memory directly, so r1=0 "
+     "r3=0 is forbidden under every model",
+     [[("cas", "r0", "x", 0, 1), ld("r1", "y")],
+      [("fadd", "r2", "y", 1), ld("r3", "x")]],
+     ["r0", "r1", "r2", "r3"],
+     table=({"r1": 0, "r3": 0}, (False, False, False)))
 
 test("MP", "message passing: stores reach memory in order under TSO; only PSO "
      "lets the flag y overtake the data x",
@@ -185,6 +214,22 @@ test("SB3", "SB with 3 threads in a ring: all-zero needs every store "
 
 test("SB4", "SB with 4 threads in a ring: all-zero needs every store "
      "buffered (TSO/PSO only)", ring(4), ["r0", "r1", "r2", "r3"])
+
+test("CAS-ring3", "a ring of three compare-and-swaps on x (Ti moves x from i "
+     "to i+1 mod 3; ri is 1 if it succeeded, else 0): T0 always succeeds, "
+     "T1 only after it, T2 only after both",
+     [[("cas", "r%d" % i, "x", i, (i + 1) % 3)] for i in range(3)],
+     ["r0", "r1", "r2"], ["x"],
+     table=({"r0": 1, "r1": 1, "r2": 0, "x": 2}, (True, True, True)))
+
+test("CAS-ring4", "casrot-miss.c (tests/programs/reduction) as a litmus "
+     "test: a ring of four compare-and-swaps on x, Ti moving x from i to i+1 "
+     "mod 4, ri the value Ti's CAS read (i when it succeeded). r1=1 r2=0 "
+     "r3=0 needs T2 and T3 to fail before T0, and optimal DPOR once missed "
+     "it (a failed CAS counted as a read)",
+     [[("casv", "r%d" % i, "x", i, (i + 1) % 4)] for i in range(4)],
+     ["r0", "r1", "r2", "r3"], ["x"],
+     table=({"r1": 1, "r2": 0, "r3": 0}, (True, True, True)))
 
 test("MP3", "3-thread message-passing chain x -> y -> z: r0=1 r1=1 r2=0 "
      "needs PSO (T0's y overtaking x)",
@@ -256,6 +301,11 @@ def is_element(loc):
     """Whether loc is (array, EXPR): an element of an int array."""
     return isinstance(loc, tuple) and len(loc) == 2
 
+
+def is_int_loc(t, loc):
+    """Whether loc is a whole int: an int variable or an int array's element."""
+    return is_element(loc) or (isinstance(loc, str) and var_type(t, loc) == "int")
+
 # ---------------------------------------------------------------------------
 # Expressions: an int, a local's name, or (OP, EXPR, EXPR)
 # ---------------------------------------------------------------------------
@@ -288,6 +338,14 @@ def c_expr(e, top=True):
     return text if top else "(%s)" % text
 
 
+# The locked read-modify-writes: op kind -> (micro-op, result: 'ok' the
+# success bit or 'old' the value read, into a local?). The *t forms put the
+# result in a thread-local temporary (like 'ldt'), the others in a register.
+LOCKED_RMW = {"cas": ("cas", "ok", False), "cast": ("cas", "ok", True),
+              "casv": ("cas", "old", False), "casvt": ("cas", "old", True),
+              "fadd": ("fadd", "old", False), "faddt": ("fadd", "old", True)}
+
+
 def op_locs(op):
     """The LOCs an op accesses (not thread-local temporaries)."""
     if op[0] in ("st", "xchg"):
@@ -296,6 +354,8 @@ def op_locs(op):
         return [op[1], op[3]]
     if op[0] in ("ld", "ldt"):
         return [op[2]] + ([op[1]] if op[0] == "ld" else [])
+    if op[0] in LOCKED_RMW:  # REG too, unless into a local
+        return [op[2]] + ([] if LOCKED_RMW[op[0]][2] else [op[1]])
     if op[0] == "if":
         return [loc for o in op[2] for loc in op_locs(o)]
     return []
@@ -367,6 +427,13 @@ class Program:
                 out.append(("xchg", self.loc(op[1]), op[2]))
             elif kind == "atomic":
                 out.append(("atomic", self.loc(op[1]), op[2], self.loc(op[3]), op[4]))
+            elif kind in LOCKED_RMW:
+                assert is_int_loc(self.test, op[2]), op
+                micro, result, to_local = LOCKED_RMW[kind]
+                dest = op[1] if to_local else "$tmp"
+                out.append((micro, result, dest, self.loc(op[2])) + tuple(op[3:]))
+                if dest == "$tmp":
+                    out.append(("store", self.loc(op[1]), "$tmp"))
             else:
                 raise ValueError("unknown op %r" % (op,))
         return out
@@ -489,6 +556,16 @@ def thread_step(op, model, bound, locs, mem, buf):
     if kind == "xchg":
         (addr, size), v = resolve(op[1], locs), value(op[2], locs)
         return 1, locs, write_mem(mem, addr, to_bytes(v, size)), buf
+    if kind in ("cas", "fadd"):  # locked: memory only (the buffer is empty)
+        _, result, dest, loc = op[:4]
+        addr, size = resolve(loc, locs)
+        mask = (1 << 8 * size) - 1
+        old = from_bytes(mem[addr:addr + size])
+        ok = kind == "fadd" or old == value(op[4], locs) & mask
+        new = old + value(op[4], locs) if kind == "fadd" else value(op[5], locs)
+        if ok:
+            mem = write_mem(mem, addr, to_bytes(new & mask, size))
+        return 1, set_local(locs, dest, int(ok) if result == "ok" else old), mem, buf
     if kind == "atomic":
         (addr, size), v, (addr2, size2), v2 = op[1:]
         if read(mem, buf, addr, size) != v:
@@ -612,10 +689,31 @@ def c_load(t, op):
     return c_loc(t, op[2])
 
 
+def c_value(t, e, loc):
+    """An EXPR stored to loc, in C (int literals sized as loc)."""
+    return c_lit(e, loc_size(t, loc)) if isinstance(e, int) else c_expr(e)
+
+
+def c_rmw(t, op):
+    """The C expression of a cas or fadd op (on a 4-byte int)."""
+    loc = op[2]
+    assert is_int_loc(t, loc), op
+    micro, result, _ = LOCKED_RMW[op[0]]
+    if micro == "cas" and result == "ok":
+        return ("__atomic_compare_exchange_n(&%s, &(int){%s}, %s, 0, __ATOMIC_SEQ_CST, "
+                "__ATOMIC_SEQ_CST)" % (c_loc(t, loc), c_value(t, op[3], loc),
+                                       c_value(t, op[4], loc)))
+    if micro == "cas":
+        return "__sync_val_compare_and_swap(&%s, %s, %s)" % (
+            c_loc(t, loc), c_value(t, op[3], loc), c_value(t, op[4], loc))
+    return "__atomic_fetch_add(&%s, %s, __ATOMIC_SEQ_CST)" % (
+        c_loc(t, loc), c_value(t, op[3], loc))
+
+
 def c_stmt(t, op):
     kind = op[0]
     if kind == "st":
-        v = c_lit(op[2], loc_size(t, op[1])) if isinstance(op[2], int) else c_expr(op[2])
+        v = c_value(t, op[2], op[1])
         if op_order(op):
             return "atomic_store_explicit(%s, %s, %s);" % (
                 c_atomic_ptr(t, op[1]), v, C_ORDER[op[3]])
@@ -624,6 +722,9 @@ def c_stmt(t, op):
         return "%s = %s;" % (op[1], c_load(t, op))
     if kind == "ldt":
         return "int %s = %s;" % (op[1], c_load(t, op))
+    if kind in LOCKED_RMW:
+        return ("int %s = %s;" if LOCKED_RMW[kind][2] else "%s = %s;") % (
+            op[1], c_rmw(t, op))
     if kind == "if":
         return "if (%s) { %s }" % (c_expr(op[1]), " ".join(c_stmt(t, o) for o in op[2]))
     if kind == "mfence":
