@@ -413,3 +413,28 @@ fn optimal_explores_store_buffering_once_per_class() {
         assert_eq!(source, 4, "sb-no-join under {model}, source");
     }
 }
+
+/// A store that found room in a bounded buffer only because a flush made
+/// it cannot go before that flush unless the reversal makes room some other
+/// way; optimal DPOR reversed such races anyway, the branch could not run,
+/// and the sequences it had covered were lost (fuzz.py --corpus --cas,
+/// seeds 103 and 104). Source DPOR is the reference (checked against
+/// exhaustive search on the small programs above).
+#[test]
+fn room_races_do_not_hide_other_sequences() {
+    let dir = tempfile::tempdir().unwrap();
+    let cases = [
+        ("room-after-flush", "r1=0 r0=2 r2=1 v0=2 v1=2"),
+        ("room-after-flush-xchg", "r0=1 r1=0 x=1 y=1"),
+    ];
+    for (name, missed) in cases {
+        let prog = build(&repo().join("tests/programs/reduction").join(format!("{name}.c")), dir.path());
+        for model in ["tso", "pso"] {
+            for k in [1, 2] {
+                let source = outcome_set(&prog, model, k, "source");
+                assert!(source.iter().any(|o| o == missed), "{name} under {model} with K={k}: source reaches {missed}: {source:?}");
+                assert_eq!(outcome_set(&prog, model, k, "optimal"), source, "{name} under {model} with K={k}, --por optimal");
+            }
+        }
+    }
+}

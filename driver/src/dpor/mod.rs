@@ -740,20 +740,6 @@ pub fn insert_wakeups(path: &mut [Node], events: &[Event], analyzer: &mut Analyz
         v.push(si);
         let seq = Seq { x: &x, steps: v };
         let node = &path[k];
-        // A sequence whose first process cannot run here (a thread waiting
-        // for room its buffer does not have yet: the race is with the flush
-        // that made the room) is no execution. Inserted, it would be dropped
-        // before it ran (`drop_disabled_branches`), but first it would cover
-        // later sequences that start with a step independent of it, and
-        // those were lost with it (MP under PSO with one buffer entry lost
-        // the outcome where the reader runs before both flushes).
-        if node.option_of(seq.proc_of(seq.steps[0])).is_none() {
-            if debug_por() {
-                eprintln!("race {j} -> {i} at node {k}: its first process {} cannot run there", seq.proc_of(seq.steps[0]));
-            }
-            out.redundant += 1;
-            continue;
-        }
         if node.sleep.iter().chain(&node.explored).any(|z| seq.covered_by_sleeper(z)) {
             if debug_por() {
                 eprintln!("redundant (sleeper) race {j} -> {i} at node {k}: v = {:?}", seq.steps.iter().map(|&s| (x.steps.proc[s], x.steps.start[s])).collect::<Vec<_>>());
