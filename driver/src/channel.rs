@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 pub const MAGIC: u32 = 0x54534f49;
-pub const VERSION: u32 = 11;
+pub const VERSION: u32 = 12;
 pub const MAX_CHOICES: usize = 1 << 18;
 pub const MAX_EVENTS: usize = 1 << 17;
 pub const OUTCOME_BYTES: usize = 4096;
@@ -73,6 +73,9 @@ pub const EV_ASSUME_FAILED: u8 = 21;
 /// a fence that orders nothing in the model, logged for the race check
 /// only (the reduction does not see it, explore.rs)
 pub const EV_C11_FENCE: u8 = 22;
+/// a buffered store whose memory died (a stack frame's end, free) left its
+/// buffer unwritten (aux = its flush process); touches nothing
+pub const EV_DROP: u8 = 23;
 /// the violation that ended an execution
 pub const EV_ERROR: u8 = 13;
 /// in a LOCK event's aux: a try that failed (TSOIFY_LOCK_FAILED); it took nothing

@@ -429,6 +429,18 @@ impl Checker<'_, '_> {
     fn event(&mut self, i: usize) {
         let e = self.events[i];
         let t = e.thread as usize;
+        if e.kind == crate::channel::EV_DROP {
+            // a buffered store dropped with its memory never reaches it
+            let events = self.events;
+            let dropped = self.st.buffered.get_mut(&e.aux).and_then(|q| {
+                let k = q.iter().position(|&(_, s)| events[s].addr == e.addr && events[s].size == e.size)?;
+                Some((k, q.remove(k).unwrap()))
+            });
+            if let Some((k, store)) = dropped {
+                self.st.log(|_| Undo::Flushed(e.aux, k, store));
+            }
+            return;
+        }
         if e.kind == EV_FLUSH {
             // the oldest buffered store of that flush process to these bytes
             let events = self.events;

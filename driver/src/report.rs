@@ -122,10 +122,11 @@ pub fn trace_steps(v: &Violation, info: &ProgramInfo) -> Vec<TraceStep> {
 
 /// Events that are there for the reduction, not for the reader: the
 /// brackets and footprints of an export runtime's steps (the program's own
-/// operations inside them are shown).
+/// operations inside them are shown), and buffered stores dropped with
+/// their memory.
 pub fn bookkeeping(e: &Event) -> bool {
-    use crate::channel::{EV_ATOMIC_BEGIN, EV_ATOMIC_END, EV_TOUCH};
-    e.kind == EV_TOUCH || ((e.kind == EV_ATOMIC_BEGIN || e.kind == EV_ATOMIC_END) && e.aux == 1)
+    use crate::channel::{EV_ATOMIC_BEGIN, EV_ATOMIC_END, EV_DROP, EV_TOUCH};
+    e.kind == EV_TOUCH || e.kind == EV_DROP || ((e.kind == EV_ATOMIC_BEGIN || e.kind == EV_ATOMIC_END) && e.aux == 1)
 }
 
 fn step(n: usize, e: &Event, v: &Violation, info: &ProgramInfo) -> TraceStep {

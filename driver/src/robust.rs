@@ -137,6 +137,19 @@ pub fn check(events: &[Event]) -> Option<Reordering> {
             }
             continue;
         }
+        if e.kind == crate::channel::EV_DROP {
+            // a buffered store dropped with its memory: neither flushed nor
+            // read back by its thread from now on
+            if let Some(q) = pending.0.get_mut(&e.aux) {
+                if let Some(k) = q.iter().position(|&s| events[s].addr == e.addr && events[s].size == e.size) {
+                    let s = q.remove(k).unwrap();
+                    if let Some(list) = own.get_mut(&e.thread) {
+                        list.retain(|&x| x != s);
+                    }
+                }
+            }
+            continue;
+        }
         if !is_node {
             continue;
         }

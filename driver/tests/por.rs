@@ -438,3 +438,19 @@ fn room_races_do_not_hide_other_sequences() {
         }
     }
 }
+
+/// A buffered store dropped with its stack frame never flushes; the
+/// explorer learns of it (a DROP event) and matches the thread's next flush
+/// with its own store. Matched with the dropped one, a wakeup sequence
+/// began with a flush that could not run where it was to start.
+#[test]
+fn dropped_stores_do_not_misplace_flushes() {
+    let dir = tempfile::tempdir().unwrap();
+    let prog = build(&repo().join("tests/programs/reduction/dropped-stack-store.c"), dir.path());
+    for model in ["tso", "pso"] {
+        let (code, out, _) = run_verify(&["--model", model, "--stats", "--outcomes", prog.to_str().unwrap()]);
+        assert_eq!(code, 0, "{out}");
+        assert!(out.contains(", 0 not enabled where they start"), "dropped-stack-store under {model}: every wakeup sequence can start: {out}");
+        assert_eq!(outcome_set(&prog, model, 0, "optimal"), ["r0=0 r1=0", "r0=0 r1=1", "r0=1 r1=0"], "dropped-stack-store under {model}");
+    }
+}

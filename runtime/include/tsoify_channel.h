@@ -21,7 +21,7 @@
 #define TSOIFY_U64 uint64_t __attribute__((aligned(8)))
 
 #define TSOIFY_CHANNEL_MAGIC   0x54534f49u /* "TSOI" */
-#define TSOIFY_CHANNEL_VERSION 11u
+#define TSOIFY_CHANNEL_VERSION 12u
 #define TSOIFY_MAX_CHOICES     (1u << 18)
 #define TSOIFY_MAX_EVENTS      (1u << 17)
 #define TSOIFY_OUTCOME_BYTES   4096u
@@ -187,6 +187,9 @@ enum tsoify_event_kind {
                                 release or acquire one under TSO, acquire under PSO, a release
                                 one's store-store barrier under PSO): logged for the data-race
                                 check (C11 fence synchronisation); touches nothing */
+  TSOIFY_EV_DROP = 23,       /* a buffered store whose memory died (end of a stack frame, free)
+                                leaves its buffer unwritten: addr, size, value and loc are the
+                                entry's, aux = its flush process; touches nothing */
 };
 
 /* What a LOCK/UNLOCK event's object is (aux & 0xff). A barrier arrival and

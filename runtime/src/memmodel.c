@@ -497,8 +497,16 @@ void rt_mm_drop(int t, const void *addr, uint64_t size) {
 #endif
   RT_TOUCH(RT_SHADOW(t, addr), size, TSOIFY_FP_READ);
   for (uint32_t k = 0; k < b->n;)
-    if (overlaps(&b->e[k], (uintptr_t)addr, size)) remove_entry(b, k);
-    else k++;
+    if (overlaps(&b->e[k], (uintptr_t)addr, size)) {
+#ifndef TSOIFY_EXPORT
+      /* the explorer matches flushes with their stores, FIFO per process */
+      const struct entry *e = &b->e[k];
+      rt_event(TSOIFY_EV_DROP, (void *)e->addr, e->size, e->val.w[0], e->loc, e->proc, (uint32_t)t);
+#endif
+      remove_entry(b, k);
+    } else {
+      k++;
+    }
 }
 
 int rt_mm_buffer_overlaps(int u, const void *addr, uint64_t size) {

@@ -6,7 +6,7 @@
 //! it, so the result is the same as analysing the whole execution (debug
 //! builds check that after every execution).
 
-use crate::channel::{is_pso_flush_proc, Event, Footprint, EV_FLUSH, EV_JOIN, EV_SPAWN, EV_STORE};
+use crate::channel::{is_pso_flush_proc, Event, Footprint, EV_DROP, EV_FLUSH, EV_JOIN, EV_SPAWN, EV_STORE};
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 
@@ -347,6 +347,10 @@ impl<'a> Sweep<'a> {
                 let q = sweep.a.clocks.index.get(e.aux2 as u16);
                 sweep.pending_stores[q].push_back(i);
             }
+            if e.kind == EV_DROP {
+                let q = sweep.a.clocks.index.get(e.aux as u16);
+                forget_dropped(&mut sweep.pending_stores[q], events, e);
+            }
         }
         sweep
     }
@@ -506,6 +510,9 @@ impl<'a> Sweep<'a> {
         if e.is_buffered_store() {
             pending_stores[ev.index.get(e.aux2 as u16)].push_back(i);
         }
+        if e.kind == EV_DROP {
+            forget_dropped(&mut pending_stores[ev.index.get(e.aux as u16)], events, e);
+        }
         proc_clock[p].copy_from_slice(c);
         ev.cells[i * stride..(i + 1) * stride].copy_from_slice(c);
     }
@@ -551,4 +558,15 @@ fn owner_of_flush(e: &Event) -> usize {
 
 fn epoch_of_flush(e: &Event) -> u32 {
     e.aux2 >> 8
+}
+
+/// A buffered store dropped with its memory (EV_DROP) never flushes: take it
+/// out of its flush process's queue, or the process's next flush would be
+/// matched with it instead of its own store (and ordered after the wrong
+/// one: a reversal could then start with the flush of an entry not yet
+/// stored). The oldest pending store with the entry's range is the one.
+pub fn forget_dropped(queue: &mut std::collections::VecDeque<usize>, events: &[Event], drop: &Event) {
+    if let Some(k) = queue.iter().position(|&s| events[s].addr == drop.addr && events[s].size == drop.size) {
+        queue.remove(k);
+    }
 }

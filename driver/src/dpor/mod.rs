@@ -944,6 +944,10 @@ pub fn unflushed_at_the_end(path: &mut [Node], events: &[Event], optimal: bool) 
             if let Some(q) = pending.get_mut(&e.fp.proc) {
                 q.pop_front();
             }
+        } else if e.kind == crate::channel::EV_DROP {
+            if let Some(q) = pending.get_mut(&(e.aux as u16)) {
+                analysis::forget_dropped(q, events, e);
+            }
         }
     }
     let unflushed: Vec<(u16, usize)> = pending.into_iter().flat_map(|(p, q)| q.into_iter().map(move |i| (p, i))).collect();
