@@ -429,28 +429,20 @@ impl Checker<'_, '_> {
     fn event(&mut self, i: usize) {
         let e = self.events[i];
         let t = e.thread as usize;
-        if e.kind == crate::channel::EV_DROP {
-            // a buffered store dropped with its memory never reaches it
+        if e.kind == EV_FLUSH || e.kind == crate::channel::EV_DROP {
+            // the oldest buffered store of that flush process to these
+            // bytes leaves the buffer: written by a flush, unwritten when
+            // dropped with its memory
             let events = self.events;
-            let dropped = self.st.buffered.get_mut(&e.aux).and_then(|q| {
+            let left = self.st.buffered.get_mut(&e.aux).and_then(|q| {
                 let k = q.iter().position(|&(_, s)| events[s].addr == e.addr && events[s].size == e.size)?;
                 Some((k, q.remove(k).unwrap()))
             });
-            if let Some((k, store)) = dropped {
+            if let Some((k, store)) = left {
                 self.st.log(|_| Undo::Flushed(e.aux, k, store));
-            }
-            return;
-        }
-        if e.kind == EV_FLUSH {
-            // the oldest buffered store of that flush process to these bytes
-            let events = self.events;
-            let flushed = self.st.buffered.get_mut(&e.aux).and_then(|q| {
-                let k = q.iter().position(|&(_, s)| events[s].addr == e.addr && events[s].size == e.size)?;
-                Some((k, q.remove(k).unwrap()))
-            });
-            if let Some((k, store)) = flushed {
-                self.st.log(|_| Undo::Flushed(e.aux, k, store));
-                self.write_memory(store.0, &e);
+                if e.kind == EV_FLUSH {
+                    self.write_memory(store.0, &e);
+                }
             }
             return;
         }
