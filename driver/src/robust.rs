@@ -140,12 +140,9 @@ pub fn check(events: &[Event]) -> Option<Reordering> {
         if e.kind == crate::channel::EV_DROP {
             // a buffered store dropped with its memory: neither flushed nor
             // read back by its thread from now on
-            if let Some(q) = pending.0.get_mut(&e.aux) {
-                if let Some(k) = q.iter().position(|&s| events[s].addr == e.addr && events[s].size == e.size) {
-                    let s = q.remove(k).unwrap();
-                    if let Some(list) = own.get_mut(&e.thread) {
-                        list.retain(|&x| x != s);
-                    }
+            if let Some(s) = pending.0.get_mut(&e.aux).and_then(|q| crate::dpor::forget_dropped(q, events, e)) {
+                if let Some(list) = own.get_mut(&e.thread) {
+                    list.retain(|&x| x != s);
                 }
             }
             continue;

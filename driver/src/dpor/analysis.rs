@@ -564,9 +564,9 @@ fn epoch_of_flush(e: &Event) -> u32 {
 /// out of its flush process's queue, or the process's next flush would be
 /// matched with it instead of its own store (and ordered after the wrong
 /// one: a reversal could then start with the flush of an entry not yet
-/// stored). The oldest pending store with the entry's range is the one.
-pub fn forget_dropped(queue: &mut std::collections::VecDeque<usize>, events: &[Event], drop: &Event) {
-    if let Some(k) = queue.iter().position(|&s| events[s].addr == drop.addr && events[s].size == drop.size) {
-        queue.remove(k);
-    }
+/// stored). The oldest pending store with the entry's range is the one;
+/// returns it.
+pub fn forget_dropped(queue: &mut std::collections::VecDeque<usize>, events: &[Event], drop: &Event) -> Option<usize> {
+    let k = queue.iter().position(|&s| events[s].addr == drop.addr && events[s].size == drop.size)?;
+    queue.remove(k)
 }

@@ -59,7 +59,7 @@ use std::rc::Rc;
 
 mod analysis;
 use analysis::Analysis;
-pub use analysis::Analyzer;
+pub use analysis::{forget_dropped, Analyzer};
 
 /// `TSOIFY_DEBUG_POR` is set: print what the reduction does (read once;
 /// it is asked for every race).
