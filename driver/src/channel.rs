@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 pub const MAGIC: u32 = 0x54534f49;
-pub const VERSION: u32 = 12;
+pub const VERSION: u32 = 13;
 pub const MAX_CHOICES: usize = 1 << 18;
 pub const MAX_EVENTS: usize = 1 << 17;
 pub const OUTCOME_BYTES: usize = 4096;
@@ -391,6 +391,8 @@ pub const FL_EVENTS_TRUNC: u32 = 2;
 pub const FL_GUIDE_BROKEN: u32 = 4;
 pub const FL_SLEEP_TRUNC: u32 = 8;
 pub const FL_ASSUME_FAILED: u32 = 16;
+/// nothing could run any more: the last step ended nothing (see dpor::Steps)
+pub const FL_RAN_OUT: u32 = 64;
 
 /// A running fork server: the instrumented program waiting for RUN commands.
 pub struct Server {

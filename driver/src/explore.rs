@@ -178,7 +178,7 @@ pub struct Exploration {
     pub violation: Option<Violation>,
     /// outcome text -> (executions, of which violating)
     pub outcomes: BTreeMap<String, (u64, u64)>,
-    /// the reduction that explored (optimal gives way to source, see `explore`)
+    /// the reduction that explored
     pub por: Por,
     /// what a user should know about how the search went
     pub notes: Vec<String>,
@@ -186,7 +186,6 @@ pub struct Exploration {
     pub races: Vec<FoundRace>,
     /// a data race is a violation (`RaceCheck::Property`)
     pub races_violate: bool,
-    optimal_gave_way: bool,
 }
 
 /// A data race and the execution that showed it first.
@@ -200,21 +199,9 @@ pub struct FoundRace {
     pub execution: u64,
 }
 
-/// Explore the program. Optimal DPOR gives way to source DPOR when the
-/// program runs an atomic block: a block's later accesses depend on what
-/// its first ones read, which wakeup sequences cannot express (source DPOR
-/// handles blocks, see dpor.rs); the search then starts over, and
-/// `Exploration::por` says which reduction answered.
+/// Explore the program.
 pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut progress: impl FnMut(&Stats)) -> Result<Exploration> {
-    let x = explore_with(program, args, info, cfg, &mut progress)?;
-    if !x.optimal_gave_way {
-        return Ok(x);
-    }
-    let source = Config { por: Por::Source, ..cfg.clone() };
-    let mut y = explore_with(program, args, info, &source, &mut progress)?;
-    y.stats.seconds += x.stats.seconds;
-    y.notes.push("--por optimal: the program has atomic blocks (__VERIFIER_atomic_*), which optimal DPOR does not handle; explored with --por source".into());
-    Ok(y)
+    explore_with(program, args, info, cfg, &mut progress)
 }
 
 fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, progress: &mut dyn FnMut(&Stats)) -> Result<Exploration> {
@@ -231,10 +218,6 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
         search.stats.executions += 1;
         let s = server.shm();
         let (status, witness) = settle_status(s, status);
-        if search.optimal && ran_an_atomic_block(s) {
-            search.stats.seconds = start.elapsed().as_secs_f64();
-            return Ok(Exploration { stats: search.stats, violation: None, not_robust: None, outcomes: BTreeMap::new(), por: cfg.por, notes: vec![], races: vec![], races_violate: false, optimal_gave_way: true });
-        }
         search.count(s, status);
         search.record_outcome(s, status);
         // each check says whether the search stops here
@@ -282,7 +265,7 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
         search.stats.nondet_queries = values.queries;
     }
     let Search { stats, violation, not_robust, outcomes, races, .. } = search;
-    Ok(Exploration { stats, violation, not_robust, outcomes, por: cfg.por, notes: vec![], races, races_violate: cfg.races == RaceCheck::Property, optimal_gave_way: false })
+    Ok(Exploration { stats, violation, not_robust, outcomes, por: cfg.por, notes: vec![], races, races_violate: cfg.races == RaceCheck::Property })
 }
 
 /// Hand the configuration to the runtime, before the first execution.
@@ -321,11 +304,6 @@ fn settle_status(s: &channel::Shm, status: Status) -> (Status, Option<Vec<Event>
         }
         _ => (status, None),
     }
-}
-
-/// Optimal DPOR gives way when the program runs an atomic block (see `explore`).
-fn ran_an_atomic_block(s: &channel::Shm) -> bool {
-    s.events[..(s.n_events as usize).min(s.events.len())].iter().any(|e| e.kind == channel::EV_ATOMIC_BEGIN)
 }
 
 /// One search: the choice tree explored so far (the path to the current
@@ -556,6 +534,8 @@ impl<'c> Search<'c> {
         }
         let path = &mut self.path;
         let truncated = s.flags & channel::FL_EVENTS_TRUNC != 0;
+        // nothing could run any more: the last step ended nothing
+        let ran_out = s.flags & channel::FL_RAN_OUT != 0;
         if truncated {
             // no complete footprint: explore this execution's nodes in full
             self.stats.events_truncated += 1;
@@ -567,12 +547,12 @@ impl<'c> Search<'c> {
         } else {
             dpor::seen_footprints(path, events);
             if self.optimal {
-                let ins = dpor::insert_wakeups(path, events, &mut self.analyzer, &self.inputs);
+                let ins = dpor::insert_wakeups(path, events, &mut self.analyzer, &self.inputs, ran_out);
                 self.stats.wakeups_inserted += ins.inserted;
                 self.stats.wakeups_redundant += ins.redundant;
                 self.stats.por_fallbacks += ins.fallbacks;
             } else {
-                dpor::add_backtracks(path, events, &mut self.analyzer);
+                dpor::add_backtracks(path, events, &mut self.analyzer, ran_out);
             }
         }
         if status != Status::SleepBlocked {

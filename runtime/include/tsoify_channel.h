@@ -21,7 +21,7 @@
 #define TSOIFY_U64 uint64_t __attribute__((aligned(8)))
 
 #define TSOIFY_CHANNEL_MAGIC   0x54534f49u /* "TSOI" */
-#define TSOIFY_CHANNEL_VERSION 12u
+#define TSOIFY_CHANNEL_VERSION 13u
 #define TSOIFY_MAX_CHOICES     (1u << 18)
 #define TSOIFY_MAX_EVENTS      (1u << 17)
 #define TSOIFY_OUTCOME_BYTES   4096u
@@ -77,6 +77,8 @@ enum tsoify_status {
                                         unless the explorer finds its violation independent of it */
 #define TSOIFY_FL_UNROLL_CUT     32u /* a thread was stopped by --unroll: the execution ends as UNROLL
                                         unless another thread finds a violation first */
+#define TSOIFY_FL_RAN_OUT        64u /* the execution ended because nothing could run (every thread done,
+                                        blocked, stopped or asleep): its last step ended nothing */
 
 /* What a choice point chose between. */
 enum tsoify_choice_kind {

@@ -210,6 +210,7 @@ uint32_t rt_choose_proc(uint32_t n, const uint16_t *procs, uint32_t flags) {
     if (!asleep(procs[i])) v = i;
   if (v == n) {
     s->trail_len = k; /* no step starts here: the choice is not part of the trail */
+    s->flags |= TSOIFY_FL_RAN_OUT;
     rt_end(TSOIFY_ST_SLEEP_BLOCKED, 0, 0);
   }
   c->chosen = v;

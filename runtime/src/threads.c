@@ -161,6 +161,7 @@ static void schedule(int self_ok) {
     /* nothing can run: rt_end turns this into ASSUME or UNROLL when a
      * thread was stopped by a failed assume or by --unroll */
     if (threads_enabled == 0 && n == 0) {
+      s->flags |= TSOIFY_FL_RAN_OUT;
       for (int t = 0; t < nthreads; t++)
         if (threads[t].state == T_RUNNABLE && threads[t].wait == W_AWAIT) {
           rt_cur = t; /* the report names the spinning thread */

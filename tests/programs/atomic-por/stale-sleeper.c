@@ -4,7 +4,11 @@
  * that (block before z=1's flush) with t2's x store flushed first needs an
  * execution the sleeping block's subtree does not hold: x=3 at the end
  * (t2's bytes overwritten by the block) is only reached that way.
- * Found by fuzz.py --atomic. */
+ * Found by fuzz.py --atomic. Under optimal DPOR the same outcome needs
+ * t2's store, the last step of the run in which the block failed, in the
+ * wakeup sequence: that run ends because nothing can run (main waits for
+ * t1 forever), so its last step ended nothing and is reversible like any
+ * other (FL_RAN_OUT); optimal once left it out as if it were main's end. */
 #include <pthread.h>
 #include "tsoify.h"
 int x, z;
