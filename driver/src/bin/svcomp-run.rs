@@ -23,8 +23,12 @@ The expected verdict for model M is the task's options.tsoify_expected.M if pres
 property's expected_verdict (SV-COMP's semantics is sequential consistency); else there is none (`?`, not scored).\n\n\
 Answers are also checked against each other: every SC execution is a TSO execution and every TSO execution a PSO \
 one, so FALSE under a stronger model with TRUE under a weaker one is a contradiction (printed, and counted as a \
-wrong answer) even where no verdict is expected.",
-    after_help = "EXAMPLES:\n  svcomp-run sv-comp/tasks\n  svcomp-run --models tso --timeout 30 --jobs 2 sv-comp/tasks\n  svcomp-run --models sc ~/sv-benchmarks/c/pthread\n\n\
+wrong answer) even where no verdict is expected.\n\n\
+With --pors, each task runs under each model once per reduction (verify --por), scored apart; TRUE with one \
+reduction and FALSE with another under the same model is a contradiction too. `--pors optimal,none` checks the \
+default against exhaustive search wherever that answers within the time limit (a run that does not answer \
+contradicts nothing).",
+    after_help = "EXAMPLES:\n  svcomp-run sv-comp/tasks\n  svcomp-run --models tso --timeout 30 --jobs 2 sv-comp/tasks\n  svcomp-run --pors optimal,none --timeout 30 ~/sv-benchmarks/c\n  svcomp-run --models sc ~/sv-benchmarks/c/pthread\n\n\
 EXIT CODES: 0 no wrong answer, 1 at least one wrong answer (with --strict: or an expected answer \
 not reached), 3 usage error or no task found."
 )]
@@ -35,6 +39,10 @@ struct Cli {
     /// Memory models to run each task under, comma-separated.
     #[arg(long, value_delimiter = ',', default_value = "sc,tso,pso", value_parser = ["sc", "tso", "pso"])]
     models: Vec<String>,
+    /// Reductions to run each task with (verify --por), comma-separated;
+    /// by default one run with verify's own default.
+    #[arg(long, value_delimiter = ',', value_parser = ["optimal", "source", "none"])]
+    pors: Vec<String>,
     /// Seconds of exploration per run (verify --timeout). A run that takes
     /// longer than twice that plus a minute (building included) is killed
     /// and counts as TIMEOUT.
@@ -119,7 +127,7 @@ fn find_tasks(dir: &Path, kind: &PropertyKind, models: &[String]) -> (Vec<Job>, 
 }
 
 /// Run verify once; the outcome and the wall-clock seconds.
-fn run_one(cli: &Cli, verify: &Path, job: &Job, model: &str, scratch: &Path, id: usize, worker: usize) -> (Outcome, f64) {
+fn run_one(cli: &Cli, verify: &Path, job: &Job, model: &str, por: &str, scratch: &Path, id: usize, worker: usize) -> (Outcome, f64) {
     let out_path = scratch.join(format!("{id}.out"));
     let err_path = scratch.join(format!("{id}.err"));
     let start = Instant::now();
@@ -129,6 +137,7 @@ fn run_one(cli: &Cli, verify: &Path, job: &Job, model: &str, scratch: &Path, id:
             .arg(cli.timeout.to_string())
             .arg("--property")
             .arg(&job.property)
+            .args(if por.is_empty() { vec![] } else { vec!["--por", por] })
             .arg("--witness")
             .arg(scratch.join(format!("{id}.witness.yml")))
             .arg(&job.task)
@@ -206,7 +215,10 @@ fn main() {
         eprintln!("svcomp-run: {e}");
         std::process::exit(tsoify::exit::USAGE)
     });
-    let runs: Vec<(usize, usize)> = (0..jobs.len()).flat_map(|j| (0..cli.models.len()).map(move |m| (j, m))).collect();
+    let pors: Vec<String> = if cli.pors.is_empty() { vec![String::new()] } else { cli.pors.clone() };
+    let (n_models, n_pors) = (cli.models.len(), pors.len());
+    let runs: Vec<(usize, usize, usize)> =
+        (0..jobs.len()).flat_map(|j| (0..n_models).flat_map(move |m| (0..n_pors).map(move |p| (j, m, p)))).collect();
     let rows: Mutex<Vec<Option<Row>>> = Mutex::new(vec![None; runs.len()]);
     let next = AtomicUsize::new(0);
     let done = AtomicUsize::new(0);
@@ -216,19 +228,20 @@ fn main() {
     }
     std::thread::scope(|s| {
         for worker in 0..cli.jobs.min(runs.len() as u64) as usize {
-            let (next, done, runs, jobs, rows, cli, verify, scratch) = (&next, &done, &runs, &jobs, &rows, &cli, &verify, &scratch);
+            let (next, done, runs, jobs, rows, cli, verify, scratch, pors) = (&next, &done, &runs, &jobs, &rows, &cli, &verify, &scratch, &pors);
             s.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
-                let Some(&(j, m)) = runs.get(i) else { break };
-                let (job, model) = (&jobs[j], &cli.models[m]);
-                let (outcome, seconds) = run_one(cli, verify, job, model, scratch.path(), i, worker);
+                let Some(&(j, m, p)) = runs.get(i) else { break };
+                let (job, model, por) = (&jobs[j], &cli.models[m], &pors[p]);
+                let (outcome, seconds) = run_one(cli, verify, job, model, por, scratch.path(), i, worker);
                 let n = done.fetch_add(1, Ordering::SeqCst) + 1;
                 let detail = match &outcome {
                     Outcome::Error(why) => format!(" ({why})"),
                     _ => String::new(),
                 };
-                eprintln!("[{n}/{}] {} {model}: {}{detail} ({seconds:.2} s)", runs.len(), job.name, outcome.word());
-                let row = Row { task: job.name.clone(), model: model.clone(), expected: job.expected[m], outcome, seconds };
+                let with = if por.is_empty() { String::new() } else { format!(" --por {por}") };
+                eprintln!("[{n}/{}] {} {model}{with}: {}{detail} ({seconds:.2} s)", runs.len(), job.name, outcome.word());
+                let row = Row { task: job.name.clone(), model: model.clone(), por: por.clone(), expected: job.expected[m], outcome, seconds };
                 rows.lock().unwrap()[i] = Some(row);
             });
         }
@@ -237,7 +250,8 @@ fn main() {
     print!("{}", svcomp::format_table(&rows));
     println!();
     print!("{}", svcomp::format_scores(&rows, &cli.models));
-    let contradictions = svcomp::model_contradictions(&rows);
+    let mut contradictions = svcomp::model_contradictions(&rows);
+    contradictions.extend(svcomp::por_contradictions(&rows));
     for c in &contradictions {
         println!("contradiction: {c}");
     }

@@ -62,6 +62,8 @@ pub fn correctness(expected: Option<bool>, outcome: &Outcome) -> &'static str {
 pub struct Row {
     pub task: String,
     pub model: String,
+    /// the reduction asked for (`verify --por`); empty: verify's default
+    pub por: String,
     pub expected: Option<bool>,
     pub outcome: Outcome,
     pub seconds: f64,
@@ -84,15 +86,19 @@ fn expected_word(e: Option<bool>) -> &'static str {
     }
 }
 
-/// The table: task | model | expected | result | correct? | seconds.
+/// The table: task | model | expected | result | correct? | seconds, with
+/// a por column after the model when some run asked for a reduction.
 pub fn format_table(rows: &[Row]) -> String {
     let w = rows.iter().map(|r| r.task.len()).max().unwrap_or(4).max(4);
-    let mut out = format!("{:<w$}  {:<5}  {:<8}  {:<7}  {:<8}  {:>8}\n", "task", "model", "expected", "result", "correct?", "seconds");
+    let pors = rows.iter().any(|r| !r.por.is_empty());
+    let por = |p: &str| if pors { format!("  {p:<7}") } else { String::new() };
+    let mut out = format!("{:<w$}  {:<5}{}  {:<8}  {:<7}  {:<8}  {:>8}\n", "task", "model", por("por"), "expected", "result", "correct?", "seconds");
     for r in rows {
         out.push_str(&format!(
-            "{:<w$}  {:<5}  {:<8}  {:<7}  {:<8}  {:>8.2}\n",
+            "{:<w$}  {:<5}{}  {:<8}  {:<7}  {:<8}  {:>8.2}\n",
             r.task,
             r.model,
+            por(if r.por.is_empty() { "default" } else { &r.por }),
             expected_word(r.expected),
             r.outcome.word(),
             correctness(r.expected, &r.outcome),
@@ -102,11 +108,19 @@ pub fn format_table(rows: &[Row]) -> String {
     out
 }
 
-/// Per model: the score, the counts behind it and the time.
+/// Per model (and reduction, when some run asked for one): the score, the
+/// counts behind it and the time.
 pub fn format_scores(rows: &[Row], models: &[String]) -> String {
     let mut out = String::new();
-    for m in models {
-        let rs: Vec<&Row> = rows.iter().filter(|r| &r.model == m).collect();
+    let mut pors: Vec<&str> = vec![];
+    for r in rows {
+        if !pors.contains(&r.por.as_str()) {
+            pors.push(&r.por);
+        }
+    }
+    for (m, p) in models.iter().flat_map(|m| pors.iter().map(move |p| (m, *p))) {
+        let rs: Vec<&Row> = rows.iter().filter(|r| &r.model == m && r.por == p).collect();
+        let m = if p.is_empty() { m.clone() } else { format!("{m} --por {p}") };
         let count = |f: &dyn Fn(&Row) -> bool| rs.iter().filter(|r| f(r)).count();
         let ok = |r: &Row, a: Answer| correctness(r.expected, &r.outcome) == "yes" && r.outcome == Outcome::Answer(a);
         let bad = |r: &Row, a: Answer| correctness(r.expected, &r.outcome) == "NO" && r.outcome == Outcome::Answer(a);
@@ -136,14 +150,38 @@ pub fn format_scores(rows: &[Row], models: &[String]) -> String {
 pub fn model_contradictions(rows: &[Row]) -> Vec<String> {
     const STRENGTH: [&str; 3] = ["sc", "tso", "pso"];
     let mut out = vec![];
-    let mut tasks: Vec<&str> = rows.iter().map(|r| r.task.as_str()).collect();
+    let mut tasks: Vec<(&str, &str)> = rows.iter().map(|r| (r.task.as_str(), r.por.as_str())).collect();
+    tasks.sort();
     tasks.dedup();
-    for task in tasks {
-        let answer = |m: &str| rows.iter().find(|r| r.task == task && r.model == m).and_then(|r| r.outcome.answer());
+    for (task, por) in tasks {
+        let answer = |m: &str| rows.iter().find(|r| r.task == task && r.model == m && r.por == por).and_then(|r| r.outcome.answer());
+        let with = if por.is_empty() { String::new() } else { format!(" with --por {por}") };
         for (i, strong) in STRENGTH.iter().enumerate() {
             for weak in &STRENGTH[i + 1..] {
                 if answer(strong) == Some(Answer::False) && answer(weak) == Some(Answer::True) {
-                    out.push(format!("{task}: FALSE under {strong} but TRUE under {weak} (every {strong} execution is a {weak} execution)"));
+                    out.push(format!("{task}: FALSE under {strong} but TRUE under {weak}{with} (every {strong} execution is a {weak} execution)"));
+                }
+            }
+        }
+    }
+    out
+}
+
+/// Answers of one task under one model that differ between reductions: a
+/// reduction explores a subset of the executions that stands for all of
+/// them, so TRUE with one and FALSE with another means one is wrong
+/// (`--por none`, exhaustive, is the reference wherever it answers).
+pub fn por_contradictions(rows: &[Row]) -> Vec<String> {
+    let mut out = vec![];
+    for (i, a) in rows.iter().enumerate() {
+        for b in &rows[i + 1..] {
+            if a.task != b.task || a.model != b.model || a.por == b.por {
+                continue;
+            }
+            if let (Some(x), Some(y)) = (a.outcome.answer(), b.outcome.answer()) {
+                if x != y {
+                    let name = |p: &str| if p.is_empty() { "the default --por".to_string() } else { format!("--por {p}") };
+                    out.push(format!("{}: {} with {} but {} with {} under {}", a.task, a.outcome.word(), name(&a.por), b.outcome.word(), name(&b.por), a.model));
                 }
             }
         }
@@ -156,7 +194,7 @@ mod tests {
     use super::*;
     #[test]
     fn contradictions_across_models_are_reported() {
-        let row = |task: &str, model: &str, a: Answer| Row { task: task.into(), model: model.into(), expected: None, outcome: Outcome::Answer(a), seconds: 0.0 };
+        let row = |task: &str, model: &str, a: Answer| Row { task: task.into(), model: model.into(), por: String::new(), expected: None, outcome: Outcome::Answer(a), seconds: 0.0 };
         let rows = vec![
             row("ok", "sc", Answer::True),
             row("ok", "tso", Answer::False),
@@ -171,7 +209,7 @@ mod tests {
 
     #[test]
     fn scores_and_table() {
-        let row = |task: &str, model: &str, expected, outcome| Row { task: task.into(), model: model.into(), expected, outcome, seconds: 1.0 };
+        let row = |task: &str, model: &str, expected, outcome| Row { task: task.into(), model: model.into(), por: String::new(), expected, outcome, seconds: 1.0 };
         let t = Outcome::Answer(Answer::True);
         let f = Outcome::Answer(Answer::False);
         let u = Outcome::Answer(Answer::Unknown);
@@ -198,6 +236,29 @@ mod tests {
         assert!(s.starts_with("score sc: -29 (3 tasks: 1 correct true, 1 correct false, 1 wrong true, 0 wrong false, 0 unknown, 0 without expectation; 3.0 s)"), "{s}");
         assert!(s.contains("score tso: 0 (2 tasks: 0 correct true, 0 correct false, 0 wrong true, 0 wrong false, 1 unknown, 1 without expectation; 2.0 s)"), "{s}");
         assert!(rows[2].is_wrong() && !rows[3].is_wrong());
+    }
+
+    #[test]
+    fn reductions_are_compared_and_scored_apart() {
+        let row = |task: &str, por: &str, outcome| Row { task: task.into(), model: "tso".into(), por: por.into(), expected: Some(false), outcome, seconds: 1.0 };
+        let (t, f) = (Outcome::Answer(Answer::True), Outcome::Answer(Answer::False));
+        let rows = vec![
+            row("a", "optimal", f.clone()),
+            row("a", "none", f.clone()),
+            row("b", "optimal", t.clone()),
+            row("b", "none", f.clone()),
+            row("c", "optimal", t.clone()),
+            row("c", "none", Outcome::Timeout),
+        ];
+        assert_eq!(por_contradictions(&rows), vec!["b: TRUE with --por optimal but FALSE with --por none under tso".to_string()]);
+        let table = format_table(&rows);
+        assert!(table.lines().next().unwrap().split_whitespace().eq(["task", "model", "por", "expected", "result", "correct?", "seconds"]), "{table}");
+        assert!(table.lines().nth(4).unwrap().split_whitespace().eq(["b", "tso", "none", "FALSE", "FALSE", "yes", "1.00"]), "{table}");
+        let s = format_scores(&rows, &["tso".into()]);
+        assert!(s.starts_with("score tso --por optimal: -63 (3 tasks: 0 correct true, 1 correct false, 2 wrong true"), "{s}");
+        assert!(s.contains("score tso --por none: 2 (3 tasks: 0 correct true, 2 correct false, 0 wrong true, 0 wrong false, 1 unknown"), "{s}");
+        // one reduction's answers across models are checked on their own
+        assert!(model_contradictions(&rows).is_empty());
     }
 
 }
