@@ -37,6 +37,8 @@
 //! is unknown (`Step::reread`): it is dependent with every step before it
 //! and with every process outside the sequence, and as a leaf it covers
 //! no longer sequence (`place`; tests/programs/atomic-por/block-leaf.c).
+//! A sleeping block covers only sequences that run it
+//! (`Seq::covered_by_sleeper`).
 //! A program's own block also touches one block object at its ends, which
 //! orders it against every other block; the runtime steps of an export
 //! are blocks that instead declare what they touch (TOUCH events, see
