@@ -100,8 +100,10 @@ struct Cli {
     /// --with-fences reads).
     #[arg(long, value_name = "FILE", requires = "infer_fences")]
     fences_json: Option<PathBuf>,
-    /// Wall-clock seconds one execution may run before it is cut (UNKNOWN):
-    /// catches loops that touch no shared memory, which --max-steps cannot see.
+    /// Wall-clock seconds one execution may run before it is cut (UNKNOWN;
+    /// checked four times per limit, so a hang is cut within a quarter
+    /// more): catches loops that touch no shared memory, which --max-steps
+    /// cannot see.
     #[arg(long, default_value_t = 10)]
     exec_timeout: u32,
     /// Explore everything and print the set of outcomes the program reported
