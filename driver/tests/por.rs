@@ -14,6 +14,35 @@ fn outcome_set(prog: &std::path::Path, model: &str, k: u32, por: &str) -> Vec<St
     outcomes(&s)
 }
 
+/// `--por optimal` kept on atomic blocks (TSOIFY_OPTIMAL_BLOCKS; by default
+/// it gives way to source DPOR for them, see explore.rs): its outcome set
+/// and the reduction the summary names.
+fn optimal_on_blocks(prog: &std::path::Path, model: &str, k: u32) -> (Vec<String>, String) {
+    let dir = tempfile::tempdir().unwrap();
+    let json = dir.path().join("summary.json");
+    let o = verify()
+        .env("TSOIFY_OPTIMAL_BLOCKS", "1")
+        .args(["--outcomes", "--quiet", "--model", model, "--buffer-size", &k.to_string(), "--por", "optimal", "--json"])
+        .arg(&json)
+        .arg(prog)
+        .output()
+        .unwrap();
+    let text = std::fs::read_to_string(&json).unwrap_or_else(|_| panic!("no summary: {}", String::from_utf8_lossy(&o.stderr)));
+    let s: serde_json::Value = serde_json::from_str(&text).unwrap();
+    (outcomes(&s), s["por"].as_str().unwrap_or("").to_string())
+}
+
+/// Every reduction on a program with atomic blocks, optimal DPOR both
+/// giving way (the default) and kept on the blocks, reaches `want`.
+fn blocks_reach(prog: &std::path::Path, name: &str, want: &[&str]) {
+    for model in ["sc", "tso", "pso"] {
+        for por in ["source", "optimal"] {
+            assert_eq!(outcome_set(prog, model, 32, por), want, "{name} under {model}, --por {por}");
+        }
+        assert_eq!(optimal_on_blocks(prog, model, 32), (want.iter().map(|s| s.to_string()).collect(), "optimal".into()), "{name} under {model}, optimal kept on blocks");
+    }
+}
+
 #[test]
 fn bounded_buffers_reduced_equals_exhaustive() {
     let dir = tempfile::tempdir().unwrap();
@@ -55,6 +84,7 @@ fn atomic_blocks_reduced_equals_exhaustive() {
             for por in ["source", "optimal"] {
                 assert_eq!(outcome_set(&prog, model, 32, por), none, "{name} under {model}, --por {por}");
             }
+            assert_eq!(optimal_on_blocks(&prog, model, 32).0, none, "{name} under {model}, optimal kept on blocks");
         }
     }
 }
@@ -91,11 +121,7 @@ fn atomic_blocks_pinned_outcomes() {
     let dir = tempfile::tempdir().unwrap();
     let prog = build(&repo().join("tests/programs/atomic-por/block-leaf.c"), dir.path());
     let want = ["r1=0 x=1 y=3", "r1=0 x=2 y=3", "r1=3 x=1 y=3", "r1=3 x=2 y=3"];
-    for model in ["sc", "tso", "pso"] {
-        for por in ["source", "optimal"] {
-            assert_eq!(outcome_set(&prog, model, 32, por), want, "block-leaf under {model}, --por {por}");
-        }
-    }
+    blocks_reach(&prog, "block-leaf", &want);
 }
 
 /// A sleeping atomic block does not cover a wakeup sequence that does not
@@ -130,24 +156,25 @@ fn sleeping_blocks_cover_only_sequences_that_run_them() {
         "r0=2 r1=2 r2=1 y=2 z=1",
         "r0=2 r1=2 r2=3 y=1 z=1",
     ];
-    for model in ["sc", "tso", "pso"] {
-        for por in ["source", "optimal"] {
-            assert_eq!(outcome_set(&prog, model, 32, por), want, "sleeping-block under {model}, --por {por}");
-        }
-    }
+    blocks_reach(&prog, "sleeping-block", &want);
 }
 
-/// Optimal DPOR explores programs with atomic blocks itself (it once
-/// gave way to source DPOR for them) and says nothing about it.
+/// Optimal DPOR gives way to source DPOR on a program with atomic blocks,
+/// and says so: on stderr, in the statistics line and in the JSON summary.
 #[test]
-fn optimal_explores_atomic_blocks_itself() {
+fn optimal_gives_way_to_source_on_atomic_blocks() {
     let dir = tempfile::tempdir().unwrap();
     let prog = build(&repo().join("tests/programs/atomic-por/block-flush.c"), dir.path());
     let (code, out, err) = run_verify(&["--outcomes", "--model", "tso", "--por", "optimal", prog.to_str().unwrap()]);
     assert_eq!(code, 0, "{out}{err}");
-    assert!(out.contains("por optimal, model tso") && !err.contains("note:"), "{out}{err}");
+    assert!(err.contains("note: --por optimal: the program has atomic blocks"), "{err}");
+    assert!(out.contains("por source, model tso"), "{out}");
     let (_, s) = verify_json(&prog, &["--outcomes", "--model", "tso", "--por", "optimal"]);
-    assert_eq!(s["por"], "optimal");
+    assert_eq!(s["por"], "source");
+    // without blocks optimal stays optimal
+    let sb = build(&repo().join("tests/litmus/SB.c"), dir.path());
+    let (_, out, err) = run_verify(&["--outcomes", "--model", "tso", "--por", "optimal", sb.to_str().unwrap()]);
+    assert!(out.contains("por optimal, model tso") && !err.contains("note:"), "{out}{err}");
 }
 
 /// A failed __VERIFIER_assume must not hide the races that come after it:

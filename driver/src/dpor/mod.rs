@@ -38,7 +38,10 @@
 //! and with every process outside the sequence, and as a leaf it covers
 //! no longer sequence (`place`; tests/programs/atomic-por/block-leaf.c).
 //! A sleeping block covers only sequences that run it
-//! (`Seq::covered_by_sleeper`).
+//! (`Seq::covered_by_sleeper`). On real tasks that is far more executions
+//! than source DPOR needs, so by default optimal DPOR gives way to source
+//! DPOR for programs with blocks (explore.rs; `TSOIFY_OPTIMAL_BLOCKS=1`
+//! keeps it).
 //! A program's own block also touches one block object at its ends, which
 //! orders it against every other block; the runtime steps of an export
 //! are blocks that instead declare what they touch (TOUCH events, see
