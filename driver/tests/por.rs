@@ -18,17 +18,8 @@ fn outcome_set(prog: &std::path::Path, model: &str, k: u32, por: &str) -> Vec<St
 /// it gives way to source DPOR for them, see explore.rs): its outcome set
 /// and the reduction the summary names.
 fn optimal_on_blocks(prog: &std::path::Path, model: &str, k: u32) -> (Vec<String>, String) {
-    let dir = tempfile::tempdir().unwrap();
-    let json = dir.path().join("summary.json");
-    let o = verify()
-        .env("TSOIFY_OPTIMAL_BLOCKS", "1")
-        .args(["--outcomes", "--quiet", "--model", model, "--buffer-size", &k.to_string(), "--por", "optimal", "--json"])
-        .arg(&json)
-        .arg(prog)
-        .output()
-        .unwrap();
-    let text = std::fs::read_to_string(&json).unwrap_or_else(|_| panic!("no summary: {}", String::from_utf8_lossy(&o.stderr)));
-    let s: serde_json::Value = serde_json::from_str(&text).unwrap();
+    let args = ["--outcomes", "--model", model, "--buffer-size", &k.to_string(), "--por", "optimal"];
+    let (_, s) = verify_json_env(prog, &args, &[("TSOIFY_OPTIMAL_BLOCKS", "1")]);
     (outcomes(&s), s["por"].as_str().unwrap_or("").to_string())
 }
 

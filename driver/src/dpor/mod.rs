@@ -893,7 +893,7 @@ impl<'a> Seq<'a> {
 
     /// Let `z` go first: what is left of the sequence after it.
     fn drop_first_of(&mut self, z: &Step) {
-        if let Some(n) = self.steps.iter().position(|&s| self.x.steps.proc[s] == z.proc) {
+        if let Some(n) = self.steps.iter().position(|&s| self.proc_of(s) == z.proc) {
             if self.open == Some(self.steps.remove(n)) {
                 self.open = None;
             }

@@ -33,11 +33,16 @@ pub fn run_verify(args: &[&str]) -> (i32, String, String) {
 
 /// Run verify with `--json` and return the parsed summary and exit code.
 pub fn verify_json(program: &Path, extra: &[&str]) -> (i32, serde_json::Value) {
+    verify_json_env(program, extra, &[])
+}
+
+/// `verify_json` with environment variables set for verify.
+pub fn verify_json_env(program: &Path, extra: &[&str], env: &[(&str, &str)]) -> (i32, serde_json::Value) {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("summary.json");
     let mut args: Vec<String> = extra.iter().map(|s| s.to_string()).collect();
     args.extend(["--quiet".into(), "--json".into(), json.display().to_string(), program.display().to_string()]);
-    let o = verify().args(&args).output().unwrap();
+    let o = verify().args(&args).envs(env.iter().copied()).output().unwrap();
     let text = std::fs::read_to_string(&json)
         .unwrap_or_else(|_| panic!("verify wrote no summary: {}", String::from_utf8_lossy(&o.stderr)));
     (o.status.code().unwrap_or(-1), serde_json::from_str(&text).unwrap())
