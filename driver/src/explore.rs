@@ -178,7 +178,7 @@ pub struct Exploration {
     pub violation: Option<Violation>,
     /// outcome text -> (executions, of which violating)
     pub outcomes: BTreeMap<String, (u64, u64)>,
-    /// the reduction that explored (optimal gives way to source, see `explore`)
+    /// the reduction that explored
     pub por: Por,
     /// what a user should know about how the search went
     pub notes: Vec<String>,
@@ -186,7 +186,6 @@ pub struct Exploration {
     pub races: Vec<FoundRace>,
     /// a data race is a violation (`RaceCheck::Property`)
     pub races_violate: bool,
-    optimal_gave_way: bool,
 }
 
 /// A data race and the execution that showed it first.
@@ -200,34 +199,8 @@ pub struct FoundRace {
     pub execution: u64,
 }
 
-/// Explore the program. Optimal DPOR gives way to source DPOR when the
-/// program runs an atomic block: it explores blocks correctly (dpor.rs),
-/// but where a block's footprint is unknown it must take it as dependent
-/// with everything, and on real tasks that costs far more executions than
-/// source DPOR (SV-COMP's pthread-atomic/read_write_lock-1: 388,351 against
-/// 17,469). The search then starts over, and `Exploration::por` says which
-/// reduction answered. `TSOIFY_OPTIMAL_BLOCKS=1` keeps optimal DPOR on
-/// blocks (for working on it; the tests run it both ways).
+/// Explore the program.
 pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut progress: impl FnMut(&Stats)) -> Result<Exploration> {
-    let x = explore_with(program, args, info, cfg, &mut progress)?;
-    if !x.optimal_gave_way {
-        return Ok(x);
-    }
-    let source = Config { por: Por::Source, ..cfg.clone() };
-    let mut y = explore_with(program, args, info, &source, &mut progress)?;
-    y.stats.seconds += x.stats.seconds;
-    y.notes.push("--por optimal: the program has atomic blocks (__VERIFIER_atomic_*), which optimal DPOR explores at a high cost; explored with --por source".into());
-    Ok(y)
-}
-
-/// `TSOIFY_OPTIMAL_BLOCKS` is set: optimal DPOR explores atomic blocks
-/// itself instead of giving way (see `explore`).
-fn optimal_explores_blocks() -> bool {
-    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
-    *ON.get_or_init(|| std::env::var_os("TSOIFY_OPTIMAL_BLOCKS").is_some())
-}
-
-fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, progress: &mut dyn FnMut(&Stats)) -> Result<Exploration> {
     let mut server = Server::start(program, args, info)?;
     configure(server.shm(), cfg);
     let mut search = Search::new(cfg);
@@ -241,10 +214,6 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
         search.stats.executions += 1;
         let s = server.shm();
         let (status, witness) = settle_status(s, status);
-        if search.optimal && !optimal_explores_blocks() && ran_an_atomic_block(s) {
-            search.stats.seconds = start.elapsed().as_secs_f64();
-            return Ok(Exploration { stats: search.stats, violation: None, not_robust: None, outcomes: BTreeMap::new(), por: cfg.por, notes: vec![], races: vec![], races_violate: false, optimal_gave_way: true });
-        }
         search.count(s, status);
         search.record_outcome(s, status);
         // each check says whether the search stops here
@@ -292,7 +261,7 @@ fn explore_with(program: &Path, args: &[String], info: &Path, cfg: &Config, prog
         search.stats.nondet_queries = values.queries;
     }
     let Search { stats, violation, not_robust, outcomes, races, .. } = search;
-    Ok(Exploration { stats, violation, not_robust, outcomes, por: cfg.por, notes: vec![], races, races_violate: cfg.races == RaceCheck::Property, optimal_gave_way: false })
+    Ok(Exploration { stats, violation, not_robust, outcomes, por: cfg.por, notes: vec![], races, races_violate: cfg.races == RaceCheck::Property })
 }
 
 /// Hand the configuration to the runtime, before the first execution.
@@ -331,11 +300,6 @@ fn settle_status(s: &channel::Shm, status: Status) -> (Status, Option<Vec<Event>
         }
         _ => (status, None),
     }
-}
-
-/// Optimal DPOR gives way when the program runs an atomic block (see `explore`).
-fn ran_an_atomic_block(s: &channel::Shm) -> bool {
-    s.events[..(s.n_events as usize).min(s.events.len())].iter().any(|e| e.kind == channel::EV_ATOMIC_BEGIN)
 }
 
 /// One search: the choice tree explored so far (the path to the current
@@ -427,7 +391,10 @@ impl<'c> Search<'c> {
     /// An execution in which an assume failed reports none, even with a
     /// violation kept: the witness may end before it.
     fn record_outcome(&mut self, s: &channel::Shm, status: Status) {
-        if status == Status::Assume || s.flags & channel::FL_ASSUME_FAILED != 0 || s.outcome_len == 0 {
+        // A sleep-blocked execution repeats one explored before: what it
+        // reported before it was cut (main's report, then pthread_exit)
+        // is only part of that execution's outcome
+        if matches!(status, Status::Assume | Status::SleepBlocked) || s.flags & channel::FL_ASSUME_FAILED != 0 || s.outcome_len == 0 {
             return;
         }
         let e = self.outcomes.entry(channel::c_text(&s.outcome, s.outcome_len as usize)).or_default();

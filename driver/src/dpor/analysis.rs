@@ -280,6 +280,8 @@ struct Sweep<'a> {
     c: Vec<u32>,
     covered: Vec<u32>,
     done: Vec<bool>,
+    later: Vec<u32>,
+    racing_flushes: Vec<usize>,
 }
 
 impl<'a> Sweep<'a> {
@@ -312,6 +314,8 @@ impl<'a> Sweep<'a> {
             c: vec![],
             covered: vec![],
             done: vec![],
+            later: vec![],
+            racing_flushes: vec![],
         };
         let width = sweep.a.clocks.index.len();
         sweep.widen(width);
@@ -368,6 +372,7 @@ impl<'a> Sweep<'a> {
         self.seen.resize(stride, false);
         self.c.resize(stride, 0);
         self.covered.resize(stride, 0);
+        self.later.resize(stride, 0);
         self.done.resize(stride, false);
     }
 
@@ -391,7 +396,7 @@ impl<'a> Sweep<'a> {
         self.pidx.push(p);
         let stride = self.a.clocks.stride;
         self.a.clocks.cells.resize((i + 1) * stride, 0);
-        let Sweep { a, pidx, proc_clock, flushed, flushes_of, pending_stores, seen, present, c, covered, done } = self;
+        let Sweep { a, pidx, proc_clock, flushed, flushes_of, pending_stores, seen, present, c, covered, done, later, racing_flushes } = self;
         let ev = &mut a.clocks;
         let races = &mut a.races;
         c.copy_from_slice(&proc_clock[p]);
@@ -401,8 +406,10 @@ impl<'a> Sweep<'a> {
             }
             // PSO: after the flushes of older entries it may not overtake:
             // overlapping ones, and those before a store-store barrier
+            // (under TSO the thread's one flush process orders them already)
             let t = owner_of_flush(e);
-            for &j in &flushes_of[t] {
+            let older: &[usize] = if is_pso_flush_proc(f.proc) { &flushes_of[t] } else { &[] };
+            for &j in older {
                 if events[j].fp.write_write(f) || epoch_of_flush(&events[j]) < epoch_of_flush(e) {
                     join(c, ev.row(j));
                 }
@@ -413,17 +420,27 @@ impl<'a> Sweep<'a> {
             // Under PSO they race with it: other entries of the thread could
             // have left instead (flushes of different addresses commute, so
             // no other race shows which ones left first).
+            // (one pass from the latest back, with the join of the later
+            // ones: the scan of every pair made long bounded runs cubic)
             let needed = &flushes_of[e.thread as usize][..m];
-            for &j in needed {
-                let q = pidx[j];
-                let pso = is_pso_flush_proc(events[j].fp.proc);
-                let before_another = needed.iter().any(|&k| k != j && ev.row(k)[q] >= ev.row(j)[q]);
-                if pso && !before_another && ev.row(j)[q] > c[q] {
-                    races.push((j, i));
+            match needed.last() {
+                Some(&last) if !is_pso_flush_proc(events[last].fp.proc) => join(c, ev.row(last)), // TSO: one flush process, its last flush knows the others
+                _ => {
+                    later.iter_mut().for_each(|x| *x = 0);
+                    let first_race = racing_flushes.len();
+                    for &j in needed.iter().rev() {
+                        let q = pidx[j];
+                        let row = ev.row(j);
+                        // a needed flush that another one follows is no race
+                        if later[q] < row[q] && row[q] > c[q] {
+                            racing_flushes.push(j);
+                        }
+                        join(later, row);
+                    }
+                    join(c, later);
+                    racing_flushes[first_race..].reverse();
+                    races.extend(racing_flushes.drain(first_race..).map(|j| (j, i)));
                 }
-            }
-            for &j in needed {
-                join(c, ev.row(j));
             }
         } else if f.after_flushes() {
             join(c, &flushed[e.thread as usize]);

@@ -38,10 +38,7 @@
 //! and with every process outside the sequence, and as a leaf it covers
 //! no longer sequence (`place`; tests/programs/atomic-por/block-leaf.c).
 //! A sleeping block covers only sequences that run it
-//! (`Seq::covered_by_sleeper`). On real tasks that is far more executions
-//! than source DPOR needs, so by default optimal DPOR gives way to source
-//! DPOR for programs with blocks (explore.rs; `TSOIFY_OPTIMAL_BLOCKS=1`
-//! keeps it).
+//! (`Seq::covered_by_sleeper`).
 //! A program's own block also touches one block object at its ends, which
 //! orders it against every other block; the runtime steps of an export
 //! are blocks that instead declare what they touch (TOUCH events, see
@@ -85,8 +82,14 @@ pub struct Step {
     /// the step contained a value choice: its footprint holds for that
     /// value only, so it counts as dependent with everything
     pub open: bool,
-    /// a wakeup branch made without a race (`add_first_steps`): only its
-    /// process is known, not what follows it, so it covers no sequence
+    /// a wakeup branch made without a race at a room wait or before a
+    /// read of a store never flushed (`add_first_steps`): it covers no
+    /// sequence (such branches once swallowed sequences whose
+    /// continuation the defaults never reached: fuzz.py seed 23, TSO K=2).
+    /// The branches tried before an execution's end do cover: without
+    /// that, every execution ended by an abort added a branch per thread
+    /// that the races then added again (SV-COMP read_write_lock-1: 388,351
+    /// executions against source DPOR's 17,469)
     pub synthetic: bool,
     /// an atomic block run last in a wakeup sequence: it reads other
     /// values there than where it was seen, so what it touches (and what
@@ -384,9 +387,15 @@ impl Steps {
         self.start[s]..self.end[s]
     }
 
-    /// Step s ended the execution (see `last_ends`).
+    /// Step s ended the execution (see `last_ends`): it is the last step,
+    /// or it starts the atomic block the last step is part of (its span
+    /// holds the end). Such a step stops every other process: it sleeps
+    /// through nothing (an abort in a block slept through another thread's
+    /// read, and the reads that could come before it went unexplored:
+    /// tests/programs/ending/abort-in-block.c).
     fn ends_execution(&self, s: usize) -> bool {
-        self.last_ends && s + 1 == self.node.len()
+        let last = self.node.len() - 1;
+        self.last_ends && (s == last || (self.start[last] < self.end[last] && self.span(s).contains(&self.start[last])))
     }
 
     /// Step s is (part of) an atomic block.
@@ -1025,7 +1034,7 @@ pub fn unflushed_at_the_end(path: &mut [Node], events: &[Event], optimal: bool) 
                 None => (0..node.count).filter(|&o| crate::channel::flush_owner(node.options[o as usize]) == owner && owner.is_some()).collect(),
             };
             let awake: Vec<u32> = want.into_iter().filter(|&o| !node.asleep(node.options[o as usize])).collect();
-            add_first_steps(node, awake, optimal);
+            add_first_steps(node, awake, optimal, false);
         }
     }
 }
@@ -1039,19 +1048,19 @@ pub fn unflushed_at_the_end(path: &mut [Node], events: &[Event], optimal: bool) 
 pub fn room_makers(path: &mut [Node], optimal: bool) {
     for node in path.iter_mut().filter(|n| n.room_wait && n.schedule) {
         let flushes: Vec<u32> = (0..node.count).filter(|&o| crate::channel::flush_owner(node.options[o as usize]).is_some() && !node.asleep(node.options[o as usize])).collect();
-        add_first_steps(node, flushes, optimal);
+        add_first_steps(node, flushes, optimal, false);
     }
 }
 
 /// Make sure each of `options` is explored first at `node`: source DPOR's
 /// backtrack set, or for optimal DPOR a one-step wakeup branch whose step
 /// this execution did not show (open: dependent with everything).
-fn add_first_steps(node: &mut Node, options: Vec<u32>, optimal: bool) {
+fn add_first_steps(node: &mut Node, options: Vec<u32>, optimal: bool, covering: bool) {
     if optimal {
         for o in options {
             let proc = node.options[o as usize];
             if o != node.chosen && !node.done.contains(&o) && !node.wut.iter().any(|w| w.step.proc == proc) {
-                let step = Rc::new(Step { proc, fps: vec![], values: vec![], open: true, synthetic: true, reread: false, block: false });
+                let step = Rc::new(Step { proc, fps: vec![], values: vec![], open: true, synthetic: !covering, reread: false, block: false });
                 node.wut.push(WNode { step, children: vec![], inputs: node.inputs.clone() });
             }
         }
@@ -1097,7 +1106,7 @@ pub fn other_threads_before_the_end(path: &mut [Node], optimal: bool) {
             continue;
         }
         let awake: Vec<u32> = others.into_iter().filter(|&o| !node.asleep(node.options[o as usize])).collect();
-        add_first_steps(node, awake, optimal);
+        add_first_steps(node, awake, optimal, true);
         return;
     }
 }
