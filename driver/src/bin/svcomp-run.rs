@@ -126,8 +126,26 @@ fn find_tasks(dir: &Path, kind: &PropertyKind, models: &[String]) -> (Vec<Job>, 
     (jobs, skipped)
 }
 
+/// One run of verify: a task under one model with one reduction (empty:
+/// verify's default); `id` names its scratch files.
+struct Run<'a> {
+    job: &'a Job,
+    model: &'a str,
+    por: &'a str,
+    id: usize,
+}
+
+impl Run<'_> {
+    /// How the progress line names it: `task model[ --por X]`.
+    fn label(&self) -> String {
+        let with = if self.por.is_empty() { String::new() } else { format!(" --por {}", self.por) };
+        format!("{} {}{with}", self.job.name, self.model)
+    }
+}
+
 /// Run verify once; the outcome and the wall-clock seconds.
-fn run_one(cli: &Cli, verify: &Path, job: &Job, model: &str, por: &str, scratch: &Path, id: usize, worker: usize) -> (Outcome, f64) {
+fn run_one(cli: &Cli, verify: &Path, run: &Run, scratch: &Path, worker: usize) -> (Outcome, f64) {
+    let Run { job, model, por, id } = *run;
     let out_path = scratch.join(format!("{id}.out"));
     let err_path = scratch.join(format!("{id}.err"));
     let start = Instant::now();
@@ -232,16 +250,15 @@ fn main() {
             s.spawn(move || loop {
                 let i = next.fetch_add(1, Ordering::SeqCst);
                 let Some(&(j, m, p)) = runs.get(i) else { break };
-                let (job, model, por) = (&jobs[j], &cli.models[m], &pors[p]);
-                let (outcome, seconds) = run_one(cli, verify, job, model, por, scratch.path(), i, worker);
+                let run = Run { job: &jobs[j], model: &cli.models[m], por: &pors[p], id: i };
+                let (outcome, seconds) = run_one(cli, verify, &run, scratch.path(), worker);
                 let n = done.fetch_add(1, Ordering::SeqCst) + 1;
                 let detail = match &outcome {
                     Outcome::Error(why) => format!(" ({why})"),
                     _ => String::new(),
                 };
-                let with = if por.is_empty() { String::new() } else { format!(" --por {por}") };
-                eprintln!("[{n}/{}] {} {model}{with}: {}{detail} ({seconds:.2} s)", runs.len(), job.name, outcome.word());
-                let row = Row { task: job.name.clone(), model: model.clone(), por: por.clone(), expected: job.expected[m], outcome, seconds };
+                eprintln!("[{n}/{}] {}: {}{detail} ({seconds:.2} s)", runs.len(), run.label(), outcome.word());
+                let row = Row { task: run.job.name.clone(), model: run.model.to_string(), por: run.por.to_string(), expected: run.job.expected[m], outcome, seconds };
                 rows.lock().unwrap()[i] = Some(row);
             });
         }
