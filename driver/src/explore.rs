@@ -225,6 +225,10 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
         values.branches(s, &mut search.path, s.prefix_len as usize, &search.inputs);
         let events = model_events.as_deref().unwrap_or(&s.events[..s.n_events as usize]);
         search.analyse(s, events, status);
+        if search.analysis_cut {
+            search.stats.stopped_by = Some("timeout");
+            break;
+        }
         if search.debug {
             search.print_execution(s, events, status);
         }
@@ -321,6 +325,9 @@ struct Search<'c> {
     flipped_branch: bool,
     /// happens-before and races of the last execution, kept for the next
     analyzer: dpor::Analyzer,
+    /// --timeout passed inside the analysis of the last execution: it
+    /// added nothing to explore, so the search stops here
+    analysis_cut: bool,
     stats: Stats,
     violation: Option<Violation>,
     not_robust: Option<(crate::robust::Reordering, Vec<Event>)>,
@@ -345,7 +352,8 @@ impl<'c> Search<'c> {
             path: vec![],
             inputs: Rc::default(),
             flipped_branch: false,
-            analyzer: dpor::Analyzer::default(),
+            analyzer: dpor::Analyzer::with_deadline(cfg.timeout.map(|t| Instant::now() + t)),
+            analysis_cut: false,
             stats: Stats::default(),
             violation: None,
             not_robust: None,
@@ -545,13 +553,17 @@ impl<'c> Search<'c> {
             }
         } else {
             dpor::seen_footprints(path, events);
+            let Some(analysis) = self.analyzer.analyze(events) else {
+                self.analysis_cut = true;
+                return;
+            };
             if self.optimal {
-                let ins = dpor::insert_wakeups(path, events, &mut self.analyzer, &self.inputs, ran_out);
+                let ins = dpor::insert_wakeups(path, events, analysis, &self.inputs, ran_out);
                 self.stats.wakeups_inserted += ins.inserted;
                 self.stats.wakeups_redundant += ins.redundant;
                 self.stats.por_fallbacks += ins.fallbacks;
             } else {
-                dpor::add_backtracks(path, events, &mut self.analyzer, ran_out);
+                dpor::add_backtracks(path, events, analysis, ran_out);
             }
         }
         if status != Status::SleepBlocked {

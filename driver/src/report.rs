@@ -49,6 +49,25 @@ pub fn robustness_verdict(x: &Exploration) -> Verdict {
 /// `yes` when the search saw everything, else UNKNOWN with every reason.
 fn complete_or_unknown(x: &Exploration, yes: &'static str) -> Verdict {
     let s = &x.stats;
+    let why = incomplete_reasons(x);
+    if why.is_empty() && s.exhausted && s.complete() == 0 {
+        // true (no execution reaches an error) but resting on nothing a
+        // user might expect: say so
+        let reason = format!("(over no complete execution: {} of {} discarded by a failed __VERIFIER_assume, the rest cut short as equivalent to others)", s.assume_blocked, s.executions);
+        Verdict { verdict: yes, reason }
+    } else if why.is_empty() && s.exhausted {
+        Verdict { verdict: yes, reason: String::new() }
+    } else {
+        Verdict { verdict: "UNKNOWN", reason: why.join("; ") }
+    }
+}
+
+/// Why the search did not see every execution (empty: it did, or it
+/// stopped at a violation). A violation answers the question whatever
+/// was left; `--outcomes`, which goes on after violations, needs these
+/// reasons to say its set may be partial.
+pub fn incomplete_reasons(x: &Exploration) -> Vec<String> {
+    let s = &x.stats;
     let mut why = vec![];
     if let Some(stop) = s.stopped_by {
         why.push(format!("{stop} reached before the search was complete"));
@@ -74,16 +93,7 @@ fn complete_or_unknown(x: &Exploration, yes: &'static str) -> Verdict {
     for m in &s.internal {
         why.push(format!("runtime: {m}"));
     }
-    if why.is_empty() && s.exhausted && s.complete() == 0 {
-        // true (no execution reaches an error) but resting on nothing a
-        // user might expect: say so
-        let reason = format!("(over no complete execution: {} of {} discarded by a failed __VERIFIER_assume, the rest cut short as equivalent to others)", s.assume_blocked, s.executions);
-        Verdict { verdict: yes, reason }
-    } else if why.is_empty() && s.exhausted {
-        Verdict { verdict: yes, reason: String::new() }
-    } else {
-        Verdict { verdict: "UNKNOWN", reason: why.join("; ") }
-    }
+    why
 }
 
 #[derive(Serialize)]

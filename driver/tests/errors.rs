@@ -170,3 +170,24 @@ fn safe_over_no_complete_execution_says_so() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.lines().next().unwrap().starts_with("SAFE (over no complete execution: 1 of 1 discarded"), "{out}");
 }
+
+/// `--outcomes` goes on after violations, so a search cut short (here by
+/// --max-executions) still answers VIOLATION: the outcome list must say
+/// it may be partial, on the terminal and in the JSON summary, and must
+/// not say so when the search saw everything.
+#[test]
+fn outcomes_of_a_search_cut_short_say_they_may_be_partial() {
+    let dir = tempfile::tempdir().unwrap();
+    let prog = build(&repo().join("tests/programs/ending/report-then-exit.c"), dir.path());
+    let p = prog.to_str().unwrap();
+    let (code, out, _) = run_verify(&["--outcomes", "--model", "sc", "--por", "none", "--max-executions", "3", p]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("(not every execution was explored, so there may be more: max-executions reached"), "{out}");
+    let (_, s) = verify_json(&prog, &["--outcomes", "--model", "sc", "--por", "none", "--max-executions", "3"]);
+    assert_eq!(s["verdict"], "VIOLATION");
+    assert!(s["incomplete"][0].as_str().unwrap().starts_with("max-executions reached"), "{s}");
+    let (_, out, _) = run_verify(&["--outcomes", "--model", "sc", p]);
+    assert!(out.contains("outcomes (") && !out.contains("not every execution"), "{out}");
+    let (_, s) = verify_json(&prog, &["--outcomes", "--model", "sc"]);
+    assert_eq!(s["incomplete"].as_array().map(|a| a.len()), Some(0), "{s}");
+}

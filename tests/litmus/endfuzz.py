@@ -134,7 +134,9 @@ def outcomes(verify, prog, model, bound, por, timeout):
             raise RuntimeError("verify exit %d: %s" % (p.returncode, p.stderr.strip()))
         with open(path) as f:
             res = json.load(f)
-        return sorted({o["outcome"] for o in res["outcomes"]}), res.get("verdict") != "UNKNOWN", res
+        # (a violation answers VIOLATION even where the search was cut)
+        complete = res.get("verdict") != "UNKNOWN" and not res.get("incomplete")
+        return sorted({o["outcome"] for o in res["outcomes"]}), complete, res
     finally:
         os.remove(path)
 

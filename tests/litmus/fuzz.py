@@ -495,7 +495,8 @@ def verify_outcomes(tools, prog, model, bound):
     with open(json_path) as f:
         res = json.load(f)
     outs = sorted({o["outcome"] for o in res["outcomes"]})
-    return outs, res.get("verdict") != "UNKNOWN"
+    # (a violation answers VIOLATION even where the search was cut)
+    return outs, res.get("verdict") != "UNKNOWN" and not res.get("incomplete")
 
 # ---------------------------------------------------------------------------
 # Comparing

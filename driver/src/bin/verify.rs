@@ -252,6 +252,9 @@ struct Summary<'a> {
     seconds: f64,
     por: &'static str,
     outcomes: Vec<OutcomeRow<'a>>,
+    /// why the search did not see every execution (a timeout, the step
+    /// limit...); with --outcomes after a violation, the set may be partial
+    incomplete: Vec<String>,
     /// data races seen, one per pair of program locations
     races: Vec<RaceRow>,
     warnings: &'a [String],
@@ -579,6 +582,10 @@ fn main() {
                 let mark = if *bad > 0 { format!("  ({bad} violating)") } else { String::new() };
                 println!("  {o}   [{n} executions]{mark}");
             }
+            let why = report::incomplete_reasons(&x);
+            if !why.is_empty() {
+                println!("  (not every execution was explored, so there may be more: {})", why.join("; "));
+            }
         }
         print_races(&cli, &x, &info, &verdict);
         let s = &x.stats;
@@ -621,6 +628,7 @@ fn main() {
             seconds: x.stats.seconds,
             por: x.por.name(),
             outcomes: x.outcomes.iter().map(|(o, (n, b))| OutcomeRow { outcome: o, executions: *n, violations: *b }).collect(),
+            incomplete: report::incomplete_reasons(&x),
             races: x.races.iter().map(|r| race_row(r, &info)).collect(),
             warnings: &warnings,
         };

@@ -96,7 +96,7 @@ impl Clocks {
 /// The races of an execution, as (earlier event, later event) in the order
 /// of the later one, with the happens-before clocks they were found with.
 #[derive(Default)]
-pub(super) struct Analysis {
+pub struct Analysis {
     pub(super) clocks: Clocks,
     pub(super) races: Vec<(usize, usize)>,
 }
@@ -125,6 +125,9 @@ pub struct Analyzer {
     events: Vec<Event>,
     analysis: Analysis,
     touches: Touches,
+    /// when the search must stop (--timeout): one execution can hold a
+    /// million events, and its analysis must not run on for minutes
+    deadline: Option<std::time::Instant>,
     /// debug builds' reference: no index, no reuse
     #[cfg(debug_assertions)]
     full_scan: bool,
@@ -214,9 +217,15 @@ impl Touches {
 }
 
 impl Analyzer {
+    /// An analyzer that gives up on an execution once `deadline` passes.
+    pub fn with_deadline(deadline: Option<std::time::Instant>) -> Analyzer {
+        Analyzer { deadline, ..Default::default() }
+    }
+
     /// The analysis of `events`, reusing what the last one found for the
-    /// events the two executions share from the start.
-    pub(super) fn analyze(&mut self, events: &[Event]) -> &Analysis {
+    /// events the two executions share from the start; None when the
+    /// deadline passed first (nothing of it is kept then).
+    pub fn analyze(&mut self, events: &[Event]) -> Option<&Analysis> {
         #[allow(unused_mut)]
         let mut shared = self.events.iter().zip(events).take_while(|(a, b)| a == b).count();
         #[cfg(debug_assertions)]
@@ -230,6 +239,10 @@ impl Analyzer {
         let mut sweep = Sweep::resume(&mut self.analysis, events, shared);
         let mut candidates = vec![];
         for i in shared..events.len() {
+            if (i - shared) % 4096 == 4095 && self.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
+                self.events.clear();
+                return None;
+            }
             self.touches.candidates(&events[i].fp, i, &mut candidates);
             #[cfg(debug_assertions)]
             if self.full_scan {
@@ -244,7 +257,7 @@ impl Analyzer {
         if !self.full_scan {
             self.check_against_full_scan(events);
         }
-        &self.analysis
+        Some(&self.analysis)
     }
 
     /// The result equals the one from scratch by full scans.

@@ -61,8 +61,7 @@ use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::rc::Rc;
 
 mod analysis;
-use analysis::Analysis;
-pub use analysis::{forget_dropped, Analyzer};
+pub use analysis::{forget_dropped, Analysis, Analyzer};
 
 /// `TSOIFY_DEBUG_POR` is set: print what the reduction does (read once;
 /// it is asked for every race).
@@ -427,7 +426,8 @@ impl Steps {
         // step that ended the execution (main's end, exit, an error) stops
         // every other process, whatever its events show (main's end has none)
         let ends = self.ends_execution(s);
-        let open = ends || !values.is_empty() || path[next..].iter().any(|n| !n.schedule && (n.event as usize) < span.end);
+        // (nodes come in event order: the scan stops at the span's end)
+        let open = ends || !values.is_empty() || path[next..].iter().take_while(|n| (n.event as usize) < span.end).any(|n| !n.schedule);
         Step { proc: self.proc[s], fps, open, values, synthetic: false, reread: false, block: self.in_block(s) }
     }
 }
@@ -637,8 +637,8 @@ fn add_roots(roots: &mut Vec<(usize, u32)>, entries: impl Iterator<Item = (usize
 }
 
 /// Source DPOR: add backtrack points to `path` for every race.
-pub fn add_backtracks(path: &mut [Node], events: &[Event], analyzer: &mut Analyzer, ran_out: bool) {
-    let x = Execution::new(path, events, analyzer.analyze(events), ran_out);
+pub fn add_backtracks(path: &mut [Node], events: &[Event], analysis: &Analysis, ran_out: bool) {
+    let x = Execution::new(path, events, analysis, ran_out);
     let proc = |m: usize| x.steps.proc[x.steps.of_event[m]];
     for &(j, i) in &x.a.races {
         let (Some(sj), si) = (x.race_step(j), x.steps.of_event[i]) else { continue };
@@ -740,8 +740,8 @@ pub struct Insertions {
 
 /// Optimal DPOR: insert a wakeup sequence for every race into the wakeup
 /// tree of the node before the race's first step.
-pub fn insert_wakeups(path: &mut [Node], events: &[Event], analyzer: &mut Analyzer, inputs: &Inputs, ran_out: bool) -> Insertions {
-    let x = Execution::new(path, events, analyzer.analyze(events), ran_out);
+pub fn insert_wakeups(path: &mut [Node], events: &[Event], analysis: &Analysis, inputs: &Inputs, ran_out: bool) -> Insertions {
+    let x = Execution::new(path, events, analysis, ran_out);
     let mut out = Insertions::default();
     // each step's description, made when a sequence holding it is inserted
     let mut described: Vec<Option<Rc<Step>>> = vec![None; x.steps.node.len()];
