@@ -526,3 +526,20 @@ fn sleep_blocked_executions_report_no_outcome() {
         }
     }
 }
+
+/// An atomic block whose assume fails early must not stand for the block
+/// run later, once the value it waits for has arrived (PSO, two entries:
+/// tests/programs/atomic-por/block-after-flush.c). `--por none` takes
+/// about ten seconds here in a release build, so the outcome it reaches
+/// (r2=1 x=1 y=2, from the oracle too) is written down.
+#[test]
+fn a_failed_block_covers_no_later_run_of_it() {
+    let dir = tempfile::tempdir().unwrap();
+    let prog = build(&repo().join("tests/programs/atomic-por/block-after-flush.c"), dir.path());
+    for k in [2, 32] {
+        for por in ["source", "optimal"] {
+            let got = outcome_set(&prog, "pso", k, por);
+            assert!(got.iter().any(|o| o == "r2=1 x=1 y=2"), "pso K={k} --por {por}: {got:?}");
+        }
+    }
+}

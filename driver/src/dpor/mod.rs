@@ -274,9 +274,19 @@ impl Node {
 
     /// Source DPOR: make sure one of `initials` is explored here; when none
     /// of them is an option, explore all. `preferred` (the racing process)
-    /// is taken when it is one of them.
-    fn want_one_of(&mut self, initials: &[u16], preferred: u16) {
-        let candidates: Vec<u32> = initials.iter().filter_map(|&q| self.option_of(q)).collect();
+    /// is taken when it is one of them. `block_first`: the race's first
+    /// event is in an atomic block, which runs after the reversal with
+    /// other values and may then touch what it did not (an assume that
+    /// failed passes and the block writes): an initial already explored
+    /// here or asleep was explored before such a block and does not cover
+    /// the orders after it, so an awake one is taken where there is one
+    /// (fuzz.py --atomic seed 1214, program 53, PSO K=2: both reductions
+    /// lost an outcome, tests/programs/atomic-por/block-after-flush.c).
+    fn want_one_of(&mut self, initials: &[u16], preferred: u16, block_first: bool) {
+        let mut candidates: Vec<u32> = initials.iter().filter_map(|&q| self.option_of(q)).collect();
+        if block_first && candidates.iter().any(|&c| !self.asleep(self.options[c as usize])) {
+            candidates.retain(|&c| !self.asleep(self.options[c as usize]));
+        }
         if candidates.is_empty() {
             self.backtrack.extend(0..self.count);
         } else if !candidates.iter().any(|&c| self.backtrack.contains(&c) || self.asleep(self.options[c as usize])) {
@@ -428,7 +438,12 @@ impl Steps {
         let ends = self.ends_execution(s);
         // (nodes come in event order: the scan stops at the span's end)
         let open = ends || !values.is_empty() || path[next..].iter().take_while(|n| (n.event as usize) < span.end).any(|n| !n.schedule);
-        Step { proc: self.proc[s], fps, open, values, synthetic: false, reread: false, block: self.in_block(s) }
+        // a block whose assume failed here covers no sequence in a wakeup
+        // tree: what follows it is infeasible, so the orders its subtree
+        // explores are not the ones a sequence that runs it later needs
+        // (fuzz.py --atomic seed 1214, program 53: block-after-flush.c)
+        let failed = self.in_block(s) && events[span.clone()].iter().any(|e| e.kind == crate::channel::EV_ASSUME_FAILED);
+        Step { proc: self.proc[s], fps, open, values, synthetic: failed, reread: false, block: self.in_block(s) }
     }
 }
 
@@ -678,7 +693,7 @@ pub fn add_backtracks(path: &mut [Node], events: &[Event], analysis: &Analysis, 
         if debug_por() {
             eprintln!("  race {j} -> {i}: steps {sj} -> {si}, node {k}, seq {seq:?}, initials {initials:?}");
         }
-        path[k].want_one_of(&initials, proc(i));
+        path[k].want_one_of(&initials, proc(i), x.steps.in_block(sj));
     }
 }
 
