@@ -180,8 +180,6 @@ pub struct Exploration {
     pub outcomes: BTreeMap<String, (u64, u64)>,
     /// the reduction that explored
     pub por: Por,
-    /// what a user should know about how the search went
-    pub notes: Vec<String>,
     /// data races seen (one per pair of program locations), in the order found
     pub races: Vec<FoundRace>,
     /// a data race is a violation (`RaceCheck::Property`)
@@ -265,7 +263,7 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
         search.stats.nondet_queries = values.queries;
     }
     let Search { stats, violation, not_robust, outcomes, races, .. } = search;
-    Ok(Exploration { stats, violation, not_robust, outcomes, por: cfg.por, notes: vec![], races, races_violate: cfg.races == RaceCheck::Property })
+    Ok(Exploration { stats, violation, not_robust, outcomes, por: cfg.por, races, races_violate: cfg.races == RaceCheck::Property })
 }
 
 /// Hand the configuration to the runtime, before the first execution.

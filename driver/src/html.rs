@@ -238,10 +238,10 @@ fn statistics(x: &Exploration, model: u32, bound: u32) -> Value {
     ])
 }
 
-/// What a reader should know beside the verdict: the search's notes and
-/// data races that were seen but are not the property.
+/// What a reader should know beside the verdict: data races that were
+/// seen but are not the property.
 fn notes(x: &Exploration) -> Vec<String> {
-    let mut out = x.notes.clone();
+    let mut out = vec![];
     if !x.races_violate && !x.races.is_empty() {
         let n = x.races.len();
         out.push(format!("{n} data race{} seen (verify --races lists {})", if n == 1 { "" } else { "s" }, if n == 1 { "it" } else { "them" }));

@@ -22,12 +22,14 @@ come in an order its trace fixes, and equivalent executions report the same.
   endfuzz.py --seed 7 --only 12 --keep /tmp/f     # rerun one, keep its files
 """
 import argparse
-import json
 import os
 import random
 import subprocess
 import sys
 import tempfile
+from types import SimpleNamespace
+
+from fuzz import verify_outcomes
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 VARS = ["x", "y", "z"]
@@ -123,24 +125,6 @@ def c_source(prog):
     return "\n".join(out + main) + "\n"
 
 
-def outcomes(verify, prog, model, bound, por, timeout):
-    with tempfile.NamedTemporaryFile(suffix=".json", delete=False) as j:
-        path = j.name
-    try:
-        p = subprocess.run([verify, "--quiet", "--outcomes", "--model", model, "--buffer-size", str(bound),
-                            "--por", por, "--timeout", str(timeout), "--json", path, prog],
-                           capture_output=True, text=True, timeout=timeout + 60)
-        if p.returncode not in (0, 1, 2):
-            raise RuntimeError("verify exit %d: %s" % (p.returncode, p.stderr.strip()))
-        with open(path) as f:
-            res = json.load(f)
-        # (a violation answers VIOLATION even where the search was cut)
-        complete = res.get("verdict") != "UNKNOWN" and not res.get("incomplete")
-        return sorted({o["outcome"] for o in res["outcomes"]}), complete, res
-    finally:
-        os.remove(path)
-
-
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--seed", type=int, default=1)
@@ -174,12 +158,12 @@ def main():
             continue
         bad, skipped = [], []
         for model, bound in CONFIGS:
-            ref, complete, _ = outcomes(verify, tso, model, bound, "none", a.timeout)
+            ref, complete = verify_outcomes(SimpleNamespace(verify=verify, timeout=a.timeout, por="none"), tso, model, bound)
             if not complete:
                 skipped.append("%s/K=%d" % (model, bound))
                 continue
             for por in a.pors.split(","):
-                got, _, _ = outcomes(verify, tso, model, bound, por, a.timeout)
+                got, _ = verify_outcomes(SimpleNamespace(verify=verify, timeout=a.timeout, por=por), tso, model, bound)
                 if got != ref:
                     bad.append("%s K=%d --por %s: missing %s, extra %s" % (
                         model, bound, por, sorted(set(ref) - set(got)), sorted(set(got) - set(ref))))

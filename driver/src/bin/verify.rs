@@ -547,6 +547,8 @@ fn main() {
     }
     let x = result.unwrap_or_else(|e| fail(e));
     let mut verdict = if cli.robustness { report::robustness_verdict(&x) } else { report::verdict(&x) };
+    // (--outcomes goes on after violations: its list may be partial)
+    let incomplete = report::incomplete_reasons(&x);
     if !warnings.is_empty() {
         verdict.reason = format!("{} (unsupported constructs allowed: {})", verdict.reason, warnings.join("; ")).trim().to_string();
     }
@@ -555,11 +557,6 @@ fn main() {
     let shown = if cli.robustness { x.not_robust.as_ref().map(|(_, events)| report::as_violation(events)) } else { x.violation.clone() };
     let steps = shown.as_ref().map(|v| report::trace_steps(v, &info));
 
-    if !cli.quiet {
-        for note in &x.notes {
-            eprintln!("note: {note}");
-        }
-    }
     println!("{}", verdict.line());
     if !cli.quiet {
         if let (Some((r, events)), Some(steps)) = (&x.not_robust, &steps) {
@@ -582,9 +579,8 @@ fn main() {
                 let mark = if *bad > 0 { format!("  ({bad} violating)") } else { String::new() };
                 println!("  {o}   [{n} executions]{mark}");
             }
-            let why = report::incomplete_reasons(&x);
-            if !why.is_empty() {
-                println!("  (not every execution was explored, so there may be more: {})", why.join("; "));
+            if !incomplete.is_empty() {
+                println!("  (not every execution was explored, so there may be more: {})", incomplete.join("; "));
             }
         }
         print_races(&cli, &x, &info, &verdict);
@@ -628,7 +624,7 @@ fn main() {
             seconds: x.stats.seconds,
             por: x.por.name(),
             outcomes: x.outcomes.iter().map(|(o, (n, b))| OutcomeRow { outcome: o, executions: *n, violations: *b }).collect(),
-            incomplete: report::incomplete_reasons(&x),
+            incomplete,
             races: x.races.iter().map(|r| race_row(r, &info)).collect(),
             warnings: &warnings,
         };

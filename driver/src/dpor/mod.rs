@@ -81,15 +81,19 @@ pub struct Step {
     /// the step contained a value choice: its footprint holds for that
     /// value only, so it counts as dependent with everything
     pub open: bool,
-    /// a wakeup branch made without a race at a room wait or before a
-    /// read of a store never flushed (`add_first_steps`): it covers no
-    /// sequence (such branches once swallowed sequences whose
-    /// continuation the defaults never reached: fuzz.py seed 23, TSO K=2).
-    /// The branches tried before an execution's end do cover: without
-    /// that, every execution ended by an abort added a branch per thread
-    /// that the races then added again (SV-COMP read_write_lock-1: 388,351
-    /// executions against source DPOR's 17,469)
-    pub synthetic: bool,
+    /// the step covers no sequence in a wakeup tree (`place`). So are a
+    /// wakeup branch made without a race at a room wait or before a read
+    /// of a store never flushed (`add_first_steps`: such branches once
+    /// swallowed sequences whose continuation the defaults never reached,
+    /// fuzz.py seed 23, TSO K=2), and a block whose assume failed (what
+    /// follows it is infeasible, so its subtree explores none of the
+    /// orders a sequence that runs it later needs: fuzz.py --atomic seed
+    /// 1214, program 53, block-after-flush.c). The branches tried before
+    /// an execution's end do cover: without that, every execution ended by
+    /// an abort added a branch per thread that the races then added again
+    /// (SV-COMP read_write_lock-1: 388,351 executions against source
+    /// DPOR's 17,469)
+    pub covers_nothing: bool,
     /// an atomic block run last in a wakeup sequence: it reads other
     /// values there than where it was seen, so what it touches (and what
     /// its value choices are) is unknown; open too. As a leaf it stands
@@ -438,12 +442,8 @@ impl Steps {
         let ends = self.ends_execution(s);
         // (nodes come in event order: the scan stops at the span's end)
         let open = ends || !values.is_empty() || path[next..].iter().take_while(|n| (n.event as usize) < span.end).any(|n| !n.schedule);
-        // a block whose assume failed here covers no sequence in a wakeup
-        // tree: what follows it is infeasible, so the orders its subtree
-        // explores are not the ones a sequence that runs it later needs
-        // (fuzz.py --atomic seed 1214, program 53: block-after-flush.c)
         let failed = self.in_block(s) && events[span.clone()].iter().any(|e| e.kind == crate::channel::EV_ASSUME_FAILED);
-        Step { proc: self.proc[s], fps, open, values, synthetic: failed, reread: false, block: self.in_block(s) }
+        Step { proc: self.proc[s], fps, open, values, covers_nothing: failed, reread: false, block: self.in_block(s) }
     }
 }
 
@@ -935,9 +935,8 @@ fn place<'a>(mut children: &[WNode], mut w: Seq<'a>) -> Option<(Vec<usize>, Seq<
     let mut at = vec![];
     'down: loop {
         for (n, c) in children.iter().enumerate() {
-            // a synthetic one-step branch does not cover a sequence: what runs
-            // after its step is left to the defaults, which need not reach it
-            if c.step.synthetic {
+            // (see `Step::covers_nothing`)
+            if c.step.covers_nothing {
                 continue;
             }
             if w.weak_initial(&c.step) {
@@ -1075,7 +1074,7 @@ fn add_first_steps(node: &mut Node, options: Vec<u32>, optimal: bool, covering: 
         for o in options {
             let proc = node.options[o as usize];
             if o != node.chosen && !node.done.contains(&o) && !node.wut.iter().any(|w| w.step.proc == proc) {
-                let step = Rc::new(Step { proc, fps: vec![], values: vec![], open: true, synthetic: !covering, reread: false, block: false });
+                let step = Rc::new(Step { proc, fps: vec![], values: vec![], open: true, covers_nothing: !covering, reread: false, block: false });
                 node.wut.push(WNode { step, children: vec![], inputs: node.inputs.clone() });
             }
         }
