@@ -14,9 +14,12 @@
 //! condition; stores report the value stored (the runtime keeps a shadow of
 //! memory). Calls of program functions pass the ids of their integer
 //! arguments and result through per-thread slots in the runtime (checked
-//! against the callee's address). Every other use of such a value (an
-//! argument of a library function, an address, a switch, a float
-//! conversion, a store to a local the runtime does not see) reports the
+//! against the callee's address). An address or array index built from
+//! such a value is pinned (the runtime branches on each of its bits, so
+//! every feasible value is a path), and a switch on one is a branch per
+//! case. Every other use of such a value (an argument of a library
+//! function, a float conversion, a store to a local the runtime does not
+//! see) reports the
 //! value as lost: when its id is not 0 at run time, the execution is
 //! "untracked" and `verify` will not answer SAFE.
 
@@ -47,6 +50,8 @@ const LOST_CALL: u32 = 1;
 const LOST_RETURN: u32 = 2;
 const LOST_SWITCH: u32 = 3;
 const LOST_ADDRESS: u32 = 4;
+// LLVMIntPredicate::LLVMIntEQ, as __tsoify_sym_icmp takes it
+const ICMP_EQ: u32 = 32;
 const LOST_LOCAL_STORE: u32 = 5;
 const LOST_OTHER: u32 = 6;
 const LOST_WIDE: u32 = 7;
@@ -83,6 +88,7 @@ pub struct Sym {
     select: Fun,
     branch: Fun,
     lost: Fun,
+    pin: Fun,
     store: Fun,
     claim: Fun,
     load: Fun,
@@ -134,6 +140,7 @@ pub fn prepare(ctx: LLVMContextRef, m: LLVMModuleRef) -> Sym {
             select: declare(m, "__tsoify_sym_select", i32t, &[i32t, i32t, i64t, i32t, i64t, i32t, i64t]),
             branch: declare(m, "__tsoify_sym_branch", v, &[i32t, i64t, i32t]),
             lost: declare(m, "__tsoify_sym_lost", v, &[i32t, i32t, i32t]),
+            pin: declare(m, "__tsoify_sym_pin", v, &[i32t, i64t, i32t]),
             store: declare(m, "__tsoify_sym_store", v, &[p, i64t, i32t, i64t, i32t]),
             claim: declare(m, "__tsoify_sym_claim", v, &[p]),
             load: declare(m, "__tsoify_sym_load", i32t, &[p, i64t, i64t, i32t]),
@@ -484,8 +491,36 @@ pub fn instrument(m: LLVMModuleRef, f: Value, b: LLVMBuilderRef, sym: &Sym) {
                         continue;
                     }
                     Op::LLVMRet => LOST_RETURN,
+                    Op::LLVMSwitch if s.contains(&ir::operand(i, 0)) && tracked_width(ir::operand(i, 0)) => {
+                        // one branch per case, `v == case`: the default is
+                        // the path where every one is false
+                        let v = ir::operand(i, 0);
+                        bl.before(i);
+                        let w = bl.wide(v);
+                        let cases = (unsafe { LLVMGetNumOperands(i) } as u32 - 2) / 2;
+                        for k in 0..cases {
+                            let case = ir::operand(i, 2 + 2 * k);
+                            let hit = unsafe { LLVMBuildICmp(b, llvm_sys::LLVMIntPredicate::LLVMIntEQ, v, case, c"".as_ptr()) };
+                            let c = bl.call(sym.icmp, &[bl.c32(ICMP_EQ), bl.c32(width(v)), ids[&v], w, zero, bl.wide(case)]);
+                            bl.call(sym.branch, &[c, bl.wide(hit), bl.c32(1)]);
+                        }
+                        continue;
+                    }
                     Op::LLVMSwitch => LOST_SWITCH,
-                    Op::LLVMGetElementPtr | Op::LLVMIntToPtr => LOST_ADDRESS,
+                    Op::LLVMGetElementPtr | Op::LLVMIntToPtr => {
+                        // every feasible value of an index or address is a
+                        // path of its own (runtime: one branch per bit)
+                        for v in operands(i).into_iter().filter(|o| s.contains(o)) {
+                            if tracked_width(v) {
+                                bl.before(i);
+                                let w = bl.wide(v);
+                                bl.call(sym.pin, &[ids[&v], w, bl.c32(width(v))]);
+                            } else {
+                                lost(v, LOST_ADDRESS);
+                            }
+                        }
+                        continue;
+                    }
                     Op::LLVMSIToFP | Op::LLVMUIToFP => LOST_FLOAT,
                     Op::LLVMAtomicRMW | Op::LLVMAtomicCmpXchg => LOST_ATOMIC,
                     _ if propagates(op) && int_bits(i).is_some_and(|w| w > 64) => LOST_WIDE,

@@ -382,6 +382,27 @@ void __tsoify_sym_branch(uint32_t id, uint64_t cond, uint32_t bits) {
     rt_event_at(TSOIFY_EV_TOUCH, TSOIFY_SYM_LOC_BASE + (v - 1), 0, 1, rt_cur_loc, TSOIFY_FP_WRITE, 0);
 }
 
+/* A value used where only its concrete value counts (an address, an array
+ * index): one branch per bit, highest first, on `(v >> j) & 1`. Those
+ * conditions are the same expressions in every execution, so the search
+ * flips them like any branch and reaches every feasible value exactly
+ * once (a binary tree over the bits; the solver rules out the sides no
+ * value takes, so a value bounded to 0..9 costs 10 executions). A branch
+ * on `v == current value` would not do: its expression would differ in the
+ * execution that takes its other side. */
+void __tsoify_sym_pin(uint32_t id, uint64_t v, uint32_t bits) {
+  if (!id || !in_step(id, v, bits)) return;
+  v &= mask(bits);
+  uint32_t one = node(TSOIFY_SYM_CONST, bits, 0, 0, 0, 0, 1, 1);
+  for (uint32_t j = bits; j-- > 0;) {
+    uint64_t shifted = v >> j;
+    uint32_t amount = node(TSOIFY_SYM_CONST, bits, 0, 0, 0, 0, j, j);
+    uint32_t s = node(TSOIFY_SYM_LSHR, bits, 0, id, amount, 0, 0, shifted);
+    uint32_t bit = node(TSOIFY_SYM_AND, bits, 0, s, one, 0, 0, shifted & 1);
+    __tsoify_sym_branch(bit, shifted & 1, bits);
+  }
+}
+
 /* A value the pass cannot follow: untracked when it is symbolic. */
 void __tsoify_sym_lost(uint32_t id, uint32_t why, uint32_t line) {
   if (!id) return;
