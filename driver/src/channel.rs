@@ -78,6 +78,8 @@ pub const EV_C11_FENCE: u8 = 22;
 pub const EV_DROP: u8 = 23;
 /// the violation that ended an execution
 pub const EV_ERROR: u8 = 13;
+/// a `__VERIFIER_nondet_*` result: value, aux = its width in bits
+pub const EV_NONDET: u8 = 12;
 /// in a LOCK event's aux: a try that failed (TSOIFY_LOCK_FAILED); it took nothing
 pub const LOCK_FAILED: u32 = 0x100;
 const CMD_RUN: u32 = 1;

@@ -84,7 +84,19 @@ fn values_go_through_calls_and_returns() {
     let (code, out, err) = run_verify(&["--svcomp", "--witness", witness.to_str().unwrap(), bug.to_str().unwrap()]);
     assert_eq!(code, 1, "{out}{err}");
     assert!(out.contains("nondet -> 8") && out.trim_end().ends_with("Result: FALSE(unreach-call)"), "{out}");
-    assert!(witness.exists());
+    // the witness carries the value: a function_return waypoint at the
+    // call's closing parenthesis, in a segment before the target's
+    let text = std::fs::read_to_string(&witness).unwrap();
+    let doc: serde_json::Value = serde_saphyr::from_str(&text).unwrap();
+    let content = doc[0]["content"].as_array().unwrap();
+    assert_eq!(content.len(), 2, "{text}");
+    let value = &content[0]["segment"][0]["waypoint"];
+    assert_eq!(value["type"], "function_return", "{text}");
+    assert_eq!(value["constraint"]["value"], "\\result == 8", "{text}");
+    let line = safe.lines().position(|l| l.contains("__VERIFIER_nondet_uint()")).unwrap() + 1;
+    let column = safe.lines().nth(line - 1).unwrap().find("()").unwrap() + 2;
+    assert_eq!((value["location"]["line"].as_u64(), value["location"]["column"].as_u64()), (Some(line as u64), Some(column as u64)), "{text}");
+    assert_eq!(content[1]["segment"][0]["waypoint"]["type"], "target", "{text}");
 }
 
 /// Where the tracking cannot follow a value (a library function, a

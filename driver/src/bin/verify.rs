@@ -747,7 +747,7 @@ fn write_witness(setup: &svcomp::Setup, found: Found, info: &ProgramInfo, model:
         bound,
     };
     let text = match found {
-        Found::Violation(v) => svcomp::violation_witness(&ctx, svcomp::target_location(v, info, &input)?),
+        Found::Violation(v) => svcomp::violation_witness(&ctx, svcomp::nondet_waypoints(v, info, &input), svcomp::target_location(v, info, &input)?),
         Found::Race(race) => {
             let [a, b] = [race.first.loc, race.second.loc].map(|l| svcomp::location_of(l, info, &input).map_err(|e| format!("the racing access {e}")));
             svcomp::race_witness(&ctx, [a?, b?])

@@ -54,12 +54,20 @@ struct WaypointItem {
     waypoint: Waypoint,
 }
 
-#[derive(Serialize)]
-struct Waypoint {
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+pub struct Waypoint {
     #[serde(rename = "type")]
     kind: &'static str,
     action: &'static str,
     location: WitnessLocation,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    constraint: Option<Constraint>,
+}
+
+#[derive(Serialize, Clone, Debug, PartialEq, Eq)]
+struct Constraint {
+    value: String,
+    format: &'static str,
 }
 
 /// A program location in a witness: file_name must be one of the task's
@@ -122,9 +130,62 @@ fn same_file(a: &str, b: &Path) -> bool {
     }
 }
 
-/// The witness (YAML text) for a violation at `target`.
-pub fn violation_witness(ctx: &WitnessContext, target: WitnessLocation) -> Result<String> {
-    witness_with_targets(ctx, vec![target])
+/// The value each `__VERIFIER_nondet_*` call of the violating execution
+/// returned, in the order the calls ran, as `function_return` waypoints
+/// (`\result == v` at the call's closing parenthesis), one segment each.
+/// A call that is not in the input file, or whose text at its location is
+/// not a nondet call the waypoint can point into, gets none: the witness
+/// then constrains less, but says nothing false.
+pub fn nondet_waypoints(v: &Violation, info: &ProgramInfo, input: &(String, &Path)) -> Vec<Waypoint> {
+    let text = std::fs::read_to_string(input.1).unwrap_or_default();
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = vec![];
+    for e in v.events.iter().filter(|e| e.kind == crate::channel::EV_NONDET) {
+        let Ok(mut location) = location_of(e.loc, info, input) else { continue };
+        let Some(line) = lines.get(location.line as usize - 1) else { continue };
+        let Some((name, close)) = nondet_call_at(line, location.column as usize - 1) else { continue };
+        if name == "__VERIFIER_nondet_pointer" {
+            continue;
+        }
+        let bits = (e.aux as u32).clamp(1, 64);
+        let raw = if bits == 64 { e.value } else { e.value & ((1u64 << bits) - 1) };
+        let unsigned = name.starts_with("__VERIFIER_nondet_u") || name == "__VERIFIER_nondet_bool";
+        let value = if unsigned || bits == 64 && raw >> 63 == 0 {
+            raw.to_string()
+        } else {
+            let shift = 64 - bits;
+            (((raw << shift) as i64) >> shift).to_string()
+        };
+        location.column = close as u32 + 1;
+        out.push(Waypoint {
+            kind: "function_return",
+            action: "follow",
+            location,
+            constraint: Some(Constraint { value: format!("\\result == {value}"), format: "c_expression" }),
+        });
+    }
+    out
+}
+
+/// The nondet function called at byte `col` of `line`, and the byte index
+/// of the call's closing parenthesis (nondet functions take no arguments).
+fn nondet_call_at(line: &str, col: usize) -> Option<(&str, usize)> {
+    let rest = line.get(col..)?;
+    let len = rest.find(|c: char| !(c.is_ascii_alphanumeric() || c == '_')).unwrap_or(rest.len());
+    let name = &rest[..len];
+    if !name.starts_with("__VERIFIER_nondet_") {
+        return None;
+    }
+    let after = &rest[len..];
+    let open = after.find(|c: char| !c.is_whitespace()).filter(|&i| after[i..].starts_with('('))?;
+    let close = after[open + 1..].find(|c: char| !c.is_whitespace()).filter(|&i| after[open + 1 + i..].starts_with(')'))?;
+    Some((name, col + len + open + 1 + close))
+}
+
+/// The witness (YAML text) for a violation at `target`, reached after the
+/// nondet values `values` (`nondet_waypoints`).
+pub fn violation_witness(ctx: &WitnessContext, values: Vec<Waypoint>, target: WitnessLocation) -> Result<String> {
+    witness_with_targets(ctx, values, vec![target])
 }
 
 /// The witness (YAML text) for a data race between the accesses at
@@ -132,10 +193,10 @@ pub fn violation_witness(ctx: &WitnessContext, target: WitnessLocation) -> Resul
 /// form data-race validators read (e.g. ConcurrentWitness2Test, which runs
 /// the program under ThreadSanitizer to confirm the pair races).
 pub fn race_witness(ctx: &WitnessContext, pair: [WitnessLocation; 2]) -> Result<String> {
-    witness_with_targets(ctx, pair.into())
+    witness_with_targets(ctx, vec![], pair.into())
 }
 
-fn witness_with_targets(ctx: &WitnessContext, targets: Vec<WitnessLocation>) -> Result<String> {
+fn witness_with_targets(ctx: &WitnessContext, before: Vec<Waypoint>, targets: Vec<WitnessLocation>) -> Result<String> {
     let bytes = std::fs::read(ctx.input_file.1).with_context(|| format!("{}", ctx.input_file.1.display()))?;
     let mut hashes = BTreeMap::new();
     hashes.insert(ctx.input_file.0.clone(), sha256_hex(&bytes));
@@ -147,7 +208,7 @@ fn witness_with_targets(ctx: &WitnessContext, targets: Vec<WitnessLocation>) -> 
     let description = (ctx.model != "sc").then(|| {
         format!(
             "violation found under {}: it may need stores to wait in store buffers, which a validator that assumes \
-             sequential consistency does not model; the witness gives the target only (format 2.0 cannot name threads)",
+             sequential consistency does not model; the witness gives the values of nondet calls and the target, not the interleaving (format 2.0 cannot name threads)",
             if ctx.model == "tso" { "x86-TSO" } else { "PSO" }
         )
     });
@@ -166,9 +227,16 @@ fn witness_with_targets(ctx: &WitnessContext, targets: Vec<WitnessLocation>) -> 
                 language: "C",
             },
         },
-        content: vec![SegmentItem {
-            segment: targets.into_iter().map(|location| WaypointItem { waypoint: Waypoint { kind: "target", action: "follow", location } }).collect(),
-        }],
+        content: before
+            .into_iter()
+            .map(|waypoint| SegmentItem { segment: vec![WaypointItem { waypoint }] })
+            .chain(std::iter::once(SegmentItem {
+                segment: targets
+                    .into_iter()
+                    .map(|location| WaypointItem { waypoint: Waypoint { kind: "target", action: "follow", location, constraint: None } })
+                    .collect(),
+            }))
+            .collect(),
     };
     serde_saphyr::to_string(&vec![entry]).map_err(|e| anyhow!("witness: {e}"))
 }
@@ -222,6 +290,39 @@ mod tests {
     }
 
     #[test]
+    fn a_nondet_call_is_found_at_its_column() {
+        let line = "  int n = __VERIFIER_nondet_uint( );";
+        assert_eq!(nondet_call_at(line, 10), Some(("__VERIFIER_nondet_uint", 34)));
+        assert_eq!(nondet_call_at(line, 2), None, "not a nondet call");
+        assert_eq!(nondet_call_at("x = __VERIFIER_nondet_int(y);", 4), None, "an argument");
+        assert_eq!(nondet_call_at("short", 40), None);
+    }
+
+    #[test]
+    fn nondet_values_become_function_return_waypoints() {
+        let dir = tempfile::tempdir().unwrap();
+        let src = dir.path().join("prog.c");
+        std::fs::write(&src, "int main(void) {\n  int a = __VERIFIER_nondet_int(), b = __VERIFIER_nondet_uint();\n  char c = __VERIFIER_nondet_char();\n}\n").unwrap();
+        let loc = |col| crate::info::Loc { file: src.display().to_string(), func: "main".into(), line: 2, col, ..Default::default() };
+        let info = ProgramInfo {
+            locs: vec![Default::default(), loc(11), loc(40), crate::info::Loc { line: 3, col: 12, ..loc(0) }, crate::info::Loc { line: 1, col: 1, ..loc(0) }],
+            globals: vec![],
+        };
+        let nondet = |loc, value, aux| Event { thread: 0, kind: crate::channel::EV_NONDET, loc, value, aux, ..Default::default() };
+        let mut v = violation(Status::ReachError, 1);
+        // -5 as int, 4294967295 as unsigned, -1 as char; the last is no nondet call
+        v.events = vec![nondet(1, (-5i64) as u64, 32), nondet(2, 0xffff_ffff, 32), nondet(3, 0xff, 8), nondet(4, 1, 32)];
+        let input = ("prog.c".to_string(), src.as_path());
+        let w = nondet_waypoints(&v, &info, &input);
+        let got: Vec<(u32, u32, String)> = w.iter().map(|w| (w.location.line, w.location.column, w.constraint.as_ref().unwrap().value.clone())).collect();
+        assert_eq!(
+            got,
+            [(2, 33, "\\result == -5".to_string()), (2, 63, "\\result == 4294967295".to_string()), (3, 35, "\\result == -1".to_string())]
+        );
+        assert!(w.iter().all(|w| w.kind == "function_return" && w.action == "follow"));
+    }
+
+    #[test]
     fn witness_has_the_2_0_structure_and_a_target() {
         let dir = tempfile::tempdir().unwrap();
         let src = dir.path().join("prog.c");
@@ -243,7 +344,7 @@ mod tests {
 
         let spec = PropertySpec::unreach_call();
         let ctx = WitnessContext { input_file: input.clone(), specification: &spec.text, data_model: DataModel::ILP32, model: "tso", bound: 32 };
-        let text = violation_witness(&ctx, target).unwrap();
+        let text = violation_witness(&ctx, vec![], target).unwrap();
         let doc: serde_json::Value = serde_saphyr::from_str(&text).unwrap();
         let entries = doc.as_array().expect("a list of entries");
         assert_eq!(entries.len(), 1);
