@@ -451,7 +451,7 @@ impl Spin {
             }
             std::hint::spin_loop();
             n += 1;
-            if n % 64 == 0 && start.elapsed() > Self::LIMIT {
+            if n.is_multiple_of(64) && start.elapsed() > Self::LIMIT {
                 self.misses += 1;
                 if self.misses >= 8 {
                     self.misses = 0;

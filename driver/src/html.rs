@@ -447,7 +447,7 @@ fn kind_name(kind: u8) -> &'static str {
         3 => "flush",
         4 | 22 => "fence",
         5 | 6 => "rmw",
-        7 | 8 | 9 => "thread",
+        7..=9 => "thread",
         10 | 11 | 16 | 17 => "sync",
         12 => "nondet",
         13 => "error",

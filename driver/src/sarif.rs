@@ -177,11 +177,14 @@ pub fn log(ctx: &Context, verdict: &Verdict, finding: Option<Finding>, info: &Pr
     })
 }
 
+/// What a finding becomes in SARIF: the rule, the message, the location id
+/// it happened at, related locations (id, message), and the execution shown.
+type Described<'a> = (&'a str, String, Option<u32>, Vec<(u32, String)>, Violation);
+
 /// The result for a violation: where, what, and the counterexample.
 fn result(ctx: &Context, f: &Finding, info: &ProgramInfo, base: &Path) -> Value {
     let model = under(ctx.model, ctx.bound);
-    // (rule, message, the location id it happened at, related locations, the execution)
-    let (rule, text, at, related, shown): (&str, String, Option<u32>, Vec<(u32, String)>, Violation) = match f {
+    let (rule, text, at, related, shown): Described = match f {
         Finding::Violation(v) => {
             let what = report::short_violation(v);
             let at = [v.loc, v.events.iter().rev().find(|e| e.kind == crate::channel::EV_ERROR).map_or(0, |e| e.loc)]

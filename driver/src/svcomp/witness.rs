@@ -147,7 +147,7 @@ pub fn nondet_waypoints(v: &Violation, info: &ProgramInfo, input: &(String, &Pat
         if name == "__VERIFIER_nondet_pointer" {
             continue;
         }
-        let bits = (e.aux as u32).clamp(1, 64);
+        let bits = e.aux.clamp(1, 64);
         let raw = if bits == 64 { e.value } else { e.value & ((1u64 << bits) - 1) };
         let unsigned = name.starts_with("__VERIFIER_nondet_u") || name == "__VERIFIER_nondet_bool";
         let value = if unsigned || bits == 64 && raw >> 63 == 0 {
