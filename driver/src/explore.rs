@@ -7,11 +7,11 @@
 //! leaf of the tree exactly once: every schedule, every buffer flush order,
 //! every enumerated nondet value.
 
-use crate::channel::{self, Event, Server, Status};
+use crate::channel::{self, Event, Input, Server, Status};
 use crate::dpor::{self, Inputs, Node, Step, WNode};
 use std::rc::Rc;
 use anyhow::Result;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 use std::path::Path;
 use std::time::{Duration, Instant};
 
@@ -653,7 +653,7 @@ impl<'c> Search<'c> {
         if optimal && node.schedule && !node.explore_all && !node.wut.is_empty() {
             let branch = node.wut.remove(0);
             guide = dpor::guide_for(&branch);
-            inputs = branch.inputs.clone();
+            inputs = inputs_for_branch(&self.inputs, &branch.inputs, &events[..(node.event as usize).min(events.len())]);
             self.guided = Some((k, branch));
         }
         node.inputs = inputs.clone();
@@ -675,6 +675,29 @@ impl<'c> Search<'c> {
         s.guide_len = guide.len().min(channel::MAX_GUIDE) as u32;
         s.guide[..s.guide_len as usize].copy_from_slice(&guide[..s.guide_len as usize]);
     }
+}
+
+/// The inputs to follow a wakeup branch with: the values of the current
+/// execution for the nondet variables it read before the branch's node
+/// (`prefix`: its events up to there; they replay the prefix), the values
+/// of the branch's own execution for the rest. A branch inserted under
+/// another one was made from an execution that may have read a variable
+/// of the prefix with another value (the prefix then took another side of
+/// a branch on it): its inputs alone diverged from the prefix (the replay
+/// ended INTERNAL and part of the search was skipped; SV-COMP
+/// pthread-ext/04_incdec_cas with four threads, optimal).
+fn inputs_for_branch(current: &Inputs, branch: &Inputs, prefix: &[Event]) -> Inputs {
+    if current.is_empty() && branch.is_empty() {
+        return branch.clone(); // (no wide nondet values: the common case)
+    }
+    let mut read: HashMap<u32, u32> = HashMap::new();
+    for e in prefix.iter().filter(|e| e.kind == channel::EV_NONDET && e.aux2 == 1) {
+        *read.entry(e.thread as u32).or_default() += 1;
+    }
+    let in_prefix = |x: &Input| read.get(&x.thread).is_some_and(|&n| x.ordinal < n);
+    let mut merged: Vec<Input> = current.iter().copied().filter(|x| in_prefix(x)).chain(branch.iter().copied().filter(|x| !in_prefix(x))).collect();
+    merged.sort();
+    Rc::new(merged)
 }
 
 /// Hand the sleep set to the runtime: each sleeping process with the

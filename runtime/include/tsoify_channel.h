@@ -172,7 +172,7 @@ enum tsoify_event_kind {
   TSOIFY_EV_EXIT = 9,        /* thread finished */
   TSOIFY_EV_LOCK = 10,       /* taking a sync object (acquire): aux = TSOIFY_OBJ_KIND_* | TSOIFY_LOCK_FAILED */
   TSOIFY_EV_UNLOCK = 11,     /* giving it (release): aux = TSOIFY_OBJ_KIND_* */
-  TSOIFY_EV_NONDET = 12,     /* value = the value */
+  TSOIFY_EV_NONDET = 12,     /* value = the value, aux = its bits, aux2 = 1 for a variable of the input vector (sym.c) */
   TSOIFY_EV_ERROR = 13,      /* the violation itself */
   TSOIFY_EV_ATOMIC_BEGIN = 14,
   TSOIFY_EV_ATOMIC_END = 15,

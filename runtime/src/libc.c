@@ -93,19 +93,21 @@ static const int64_t samples[] = {0, 1, -1, 2, INT_MAX, INT_MIN};
 
 static int64_t nondet(unsigned bits, int is_signed) {
   int64_t v;
+  uint32_t symbolic = 0; /* a variable of the explorer's input vector (aux2 of the event) */
   if (bits <= 1) v = rt_choose(2, TSOIFY_CH_NONDET);
   else if (bits <= 8) {
     v = rt_choose(256, TSOIFY_CH_NONDET);
     if (is_signed) v = (int8_t)v;
   } else if (bits <= 64 && rt_sym_active()) {
     /* a symbolic value (sym.c): the explorer's input, tracked from here */
+    symbolic = 1;
     uint64_t u = rt_sym_nondet(bits);
     v = is_signed && bits < 64 ? (int64_t)(u << (64 - bits)) >> (64 - bits) : (int64_t)u;
   } else {
     rt_shm->flags |= TSOIFY_FL_NONDET_SAMPLED;
     v = samples[rt_choose(sizeof samples / sizeof *samples, TSOIFY_CH_NONDET)];
   }
-  rt_event(TSOIFY_EV_NONDET, 0, (bits + 7) / 8, (uint64_t)v, rt_cur_loc, bits, 0);
+  rt_event(TSOIFY_EV_NONDET, 0, (bits + 7) / 8, (uint64_t)v, rt_cur_loc, bits, symbolic);
   return v;
 }
 
