@@ -111,6 +111,7 @@ mod z3 {
         pub fn Z3_solver_inc_ref(c: Z3_context, s: Z3_solver);
         pub fn Z3_solver_dec_ref(c: Z3_context, s: Z3_solver);
         pub fn Z3_solver_push(c: Z3_context, s: Z3_solver);
+        pub fn Z3_solver_reset(c: Z3_context, s: Z3_solver);
         pub fn Z3_solver_pop(c: Z3_context, s: Z3_solver, n: c_uint);
         pub fn Z3_solver_assert(c: Z3_context, s: Z3_solver, a: Z3_ast);
         pub fn Z3_solver_check(c: Z3_context, s: Z3_solver) -> c_int;
@@ -135,8 +136,15 @@ struct Node {
     k: u64,
 }
 
+/// Executions one Z3 context serves: making one costs more than most
+/// executions' queries, but the context keeps every term it made until it
+/// is deleted, so it is replaced now and then.
+const EXECUTIONS_PER_CONTEXT: u32 = 1000;
+
 #[derive(Default)]
 pub struct Concolic {
+    /// the solver of the last executions, and how many it served
+    solver: Option<(Solver, u32)>,
     /// a wide nondet value was taken in some execution
     pub used: bool,
     /// why the search over values is not exhaustive (empty: it is)
@@ -149,6 +157,18 @@ pub struct Concolic {
 impl Concolic {
     pub fn new() -> Concolic {
         Concolic { input_vectors: 1, ..Concolic::default() }
+    }
+
+    /// A solver with nothing asserted (the context of earlier executions
+    /// while it has served fewer than EXECUTIONS_PER_CONTEXT).
+    fn fresh_solver(&mut self) -> (Solver, u32) {
+        match self.solver.take() {
+            Some((mut s, n)) if n < EXECUTIONS_PER_CONTEXT => {
+                s.reset();
+                (s, n + 1)
+            }
+            _ => (Solver::new(), 1),
+        }
     }
 
     fn reason(&mut self, r: String) {
@@ -193,20 +213,20 @@ impl Concolic {
         }
         let nodes: Vec<Node> = s.sym_nodes[..n.max(1)].iter().skip(1).map(|r| Node { op: r.op, bits: r.bits, pred: r.pred, a: r.a, b: r.b, c: r.c, k: r.k }).collect();
         let valid = |id: u32| id != 0 && (id as usize) < n;
-        let mut solver = Solver::new();
+        let (mut solver, uses) = self.fresh_solver();
         let mut asked = 0;
-        for (b, &i) in at.iter().enumerate() {
+        'search: for (b, &i) in at.iter().enumerate() {
             let p = s.path[b];
             let taken = p.taken != 0;
             if !valid(p.node) || taken as u32 != path[i].chosen {
                 give_up(self, path, b, "a branch on a nondet value out of step with its path condition".into());
-                return;
+                break 'search;
             }
             if i >= prefix {
                 let other = 1 - path[i].chosen;
                 if asked == MAX_QUERIES_PER_EXECUTION {
                     give_up(self, path, b, format!("an execution met more than {MAX_QUERIES_PER_EXECUTION} new branches on nondet values; the rest were not searched"));
-                    return;
+                    break 'search;
                 }
                 asked += 1;
                 self.queries += 1;
@@ -235,6 +255,7 @@ impl Concolic {
             let e = solver.condition(&nodes, p.node, taken);
             solver.assert(e);
         }
+        self.solver = Some((solver, uses));
     }
 }
 
@@ -266,6 +287,14 @@ impl Solver {
             z3::Z3_solver_inc_ref(ctx, solver);
             Solver { ctx, solver, asts: HashMap::new(), vars: HashMap::new() }
         }
+    }
+
+    /// Forget the last execution: nothing asserted, no terms of its nodes
+    /// (node ids are per execution).
+    fn reset(&mut self) {
+        unsafe { z3::Z3_solver_reset(self.ctx, self.solver) };
+        self.asts.clear();
+        self.vars.clear();
     }
 
     fn assert(&mut self, e: z3::Z3_ast) {
