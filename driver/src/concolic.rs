@@ -49,9 +49,13 @@ use crate::dpor;
 use std::collections::HashMap;
 use std::ffi::{c_char, c_int, c_uint, c_void, CString};
 use std::rc::Rc;
+use std::time::{Duration, Instant};
 
 /// Solver queries made for one execution at most (the rest: UNKNOWN).
 pub const MAX_QUERIES_PER_EXECUTION: usize = 1024;
+
+/// The time one query may take (the solver then gives up: UNKNOWN).
+const QUERY_LIMIT: Duration = Duration::from_secs(10);
 
 #[allow(non_camel_case_types)]
 mod z3 {
@@ -63,6 +67,7 @@ mod z3 {
     pub type Z3_symbol = *mut c_void;
     pub type Z3_solver = *mut c_void;
     pub type Z3_model = *mut c_void;
+    pub type Z3_params = *mut c_void;
     pub const L_TRUE: c_int = 1;
     pub const L_FALSE: c_int = -1;
 
@@ -112,13 +117,20 @@ mod z3 {
         pub fn Z3_solver_dec_ref(c: Z3_context, s: Z3_solver);
         pub fn Z3_solver_push(c: Z3_context, s: Z3_solver);
         pub fn Z3_solver_reset(c: Z3_context, s: Z3_solver);
+        pub fn Z3_to_app(c: Z3_context, a: Z3_ast) -> *mut c_void;
+        pub fn Z3_get_app_decl(c: Z3_context, a: *mut c_void) -> *mut c_void;
+        pub fn Z3_model_get_const_interp(c: Z3_context, m: Z3_model, d: *mut c_void) -> Z3_ast;
+        pub fn Z3_mk_params(c: Z3_context) -> Z3_params;
+        pub fn Z3_params_inc_ref(c: Z3_context, p: Z3_params);
+        pub fn Z3_params_dec_ref(c: Z3_context, p: Z3_params);
+        pub fn Z3_params_set_uint(c: Z3_context, p: Z3_params, k: Z3_symbol, v: c_uint);
+        pub fn Z3_solver_set_params(c: Z3_context, s: Z3_solver, p: Z3_params);
         pub fn Z3_solver_pop(c: Z3_context, s: Z3_solver, n: c_uint);
         pub fn Z3_solver_assert(c: Z3_context, s: Z3_solver, a: Z3_ast);
         pub fn Z3_solver_check(c: Z3_context, s: Z3_solver) -> c_int;
         pub fn Z3_solver_get_model(c: Z3_context, s: Z3_solver) -> Z3_model;
         pub fn Z3_model_inc_ref(c: Z3_context, m: Z3_model);
         pub fn Z3_model_dec_ref(c: Z3_context, m: Z3_model);
-        pub fn Z3_model_eval(c: Z3_context, m: Z3_model, t: Z3_ast, completion: bool, v: *mut Z3_ast) -> bool;
         pub fn Z3_get_numeral_uint64(c: Z3_context, v: Z3_ast, u: *mut u64) -> bool;
     }
 }
@@ -145,6 +157,11 @@ const EXECUTIONS_PER_CONTEXT: u32 = 1000;
 pub struct Concolic {
     /// the solver of the last executions, and how many it served
     solver: Option<(Solver, u32)>,
+    /// verify's --timeout, as an instant: no query runs past it
+    deadline: Option<Instant>,
+    /// a query was not asked (or given up) because the deadline passed:
+    /// the search stops as at a timeout
+    pub cut: bool,
     /// a wide nondet value was taken in some execution
     pub used: bool,
     /// why the search over values is not exhaustive (empty: it is)
@@ -155,8 +172,8 @@ pub struct Concolic {
 }
 
 impl Concolic {
-    pub fn new() -> Concolic {
-        Concolic { input_vectors: 1, ..Concolic::default() }
+    pub fn new(deadline: Option<Instant>) -> Concolic {
+        Concolic { input_vectors: 1, deadline, ..Concolic::default() }
     }
 
     /// A solver with nothing asserted (the context of earlier executions
@@ -228,6 +245,14 @@ impl Concolic {
                     give_up(self, path, b, format!("an execution met more than {MAX_QUERIES_PER_EXECUTION} new branches on nondet values; the rest were not searched"));
                     break 'search;
                 }
+                // (a query is capped at 10 s, and at what is left of --timeout)
+                let left = self.deadline.map_or(QUERY_LIMIT, |d| d.saturating_duration_since(Instant::now()).min(QUERY_LIMIT));
+                if left.is_zero() {
+                    self.cut = true;
+                    give_up(self, path, b, "the time limit came before every branch on nondet values was searched".into());
+                    break 'search;
+                }
+                solver.limit(left);
                 asked += 1;
                 self.queries += 1;
                 let e = solver.condition(&nodes, p.node, !taken);
@@ -245,6 +270,11 @@ impl Concolic {
                     }
                     Some(None) => {
                         path[i].done.insert(other); // infeasible
+                    }
+                    None if left < QUERY_LIMIT => {
+                        self.cut = true;
+                        give_up(self, path, b, "the time limit came before every branch on nondet values was searched".into());
+                        break 'search;
                     }
                     None => {
                         path[i].done.insert(other);
@@ -272,6 +302,8 @@ struct Solver {
     solver: z3::Z3_solver,
     asts: HashMap<u32, z3::Z3_ast>,
     vars: HashMap<(u32, u32), (u32, z3::Z3_ast)>,
+    /// the time limit of a query, as last set (ms)
+    limit_ms: u32,
 }
 
 impl Solver {
@@ -285,7 +317,24 @@ impl Solver {
             z3::Z3_del_config(cfg);
             let solver = z3::Z3_mk_solver(ctx);
             z3::Z3_solver_inc_ref(ctx, solver);
-            Solver { ctx, solver, asts: HashMap::new(), vars: HashMap::new() }
+            Solver { ctx, solver, asts: HashMap::new(), vars: HashMap::new(), limit_ms: 0 }
+        }
+    }
+
+    /// Let each query take at most `d`.
+    fn limit(&mut self, d: Duration) {
+        let ms = d.as_millis().clamp(1, u32::MAX as u128) as u32;
+        if self.limit_ms.abs_diff(ms) < 100 {
+            return; // (the same, near enough: parameters cost a little)
+        }
+        self.limit_ms = ms;
+        unsafe {
+            let p = z3::Z3_mk_params(self.ctx);
+            z3::Z3_params_inc_ref(self.ctx, p);
+            let k = CString::new("timeout").unwrap();
+            z3::Z3_params_set_uint(self.ctx, p, z3::Z3_mk_string_symbol(self.ctx, k.as_ptr()), ms);
+            z3::Z3_solver_set_params(self.ctx, self.solver, p);
+            z3::Z3_params_dec_ref(self.ctx, p);
         }
     }
 
@@ -329,10 +378,15 @@ impl Solver {
                 z3::Z3_model_inc_ref(self.ctx, m);
                 let mut values = vec![];
                 let mut ok = true;
+                // each variable's value in the model, 0 for one the model
+                // leaves free (any value does); not Z3_model_eval with
+                // completion, which grows the model with each free one and
+                // took 117 s for the 1,000 variables of SV-COMP qrcu-2
                 for (&(thread, ordinal), &(_, var)) in &self.vars {
-                    let mut v: z3::Z3_ast = std::ptr::null_mut();
+                    let decl = z3::Z3_get_app_decl(self.ctx, z3::Z3_to_app(self.ctx, var));
+                    let v = z3::Z3_model_get_const_interp(self.ctx, m, decl);
                     let mut u = 0u64;
-                    if z3::Z3_model_eval(self.ctx, m, var, true, &mut v) && z3::Z3_get_numeral_uint64(self.ctx, v, &mut u) {
+                    if v.is_null() || z3::Z3_get_numeral_uint64(self.ctx, v, &mut u) {
                         values.push((thread, ordinal, u));
                     } else {
                         ok = false;

@@ -203,7 +203,7 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
     configure(server.shm(), cfg);
     let mut search = Search::new(cfg);
     // wide nondet values: each branch on one is a choice (concolic.rs)
-    let mut values = crate::concolic::Concolic::new();
+    let mut values = crate::concolic::Concolic::new(cfg.timeout.map(|t| Instant::now() + t));
     crate::concolic::set_inputs(server.shm(), &search.inputs);
     let start = Instant::now();
     let mut last_progress = Instant::now();
@@ -221,6 +221,10 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
         search.note_broken_guide(s);
         let model_events = search.extend_path(s);
         values.branches(s, &mut search.path, s.prefix_len as usize, &search.inputs);
+        if values.cut {
+            search.stats.stopped_by = Some("timeout");
+            break;
+        }
         let events = model_events.as_deref().unwrap_or(&s.events[..s.n_events as usize]);
         search.analyse(s, events, status);
         if search.analysis_cut {
