@@ -230,6 +230,11 @@ impl Concolic {
         }
         let nodes: Vec<Node> = s.sym_nodes[..n.max(1)].iter().skip(1).map(|r| Node { op: r.op, bits: r.bits, pred: r.pred, a: r.a, b: r.b, c: r.c, k: r.k }).collect();
         let valid = |id: u32| id != 0 && (id as usize) < n;
+        // --timeout came first: the search stops as at a timeout
+        let out_of_time = |me: &mut Concolic, path: &mut [dpor::Node], from: usize| {
+            me.cut = true;
+            give_up(me, path, from, "the time limit came before every branch on nondet values was searched".into());
+        };
         let (mut solver, uses) = self.fresh_solver();
         let mut asked = 0;
         'search: for (b, &i) in at.iter().enumerate() {
@@ -248,8 +253,7 @@ impl Concolic {
                 // (a query is capped at 10 s, and at what is left of --timeout)
                 let left = self.deadline.map_or(QUERY_LIMIT, |d| d.saturating_duration_since(Instant::now()).min(QUERY_LIMIT));
                 if left.is_zero() {
-                    self.cut = true;
-                    give_up(self, path, b, "the time limit came before every branch on nondet values was searched".into());
+                    out_of_time(self, path, b);
                     break 'search;
                 }
                 solver.limit(left);
@@ -272,8 +276,7 @@ impl Concolic {
                         path[i].done.insert(other); // infeasible
                     }
                     None if left < QUERY_LIMIT => {
-                        self.cut = true;
-                        give_up(self, path, b, "the time limit came before every branch on nondet values was searched".into());
+                        out_of_time(self, path, b);
                         break 'search;
                     }
                     None => {
@@ -379,9 +382,9 @@ impl Solver {
                 let mut values = vec![];
                 let mut ok = true;
                 // each variable's value in the model, 0 for one the model
-                // leaves free (any value does); not Z3_model_eval with
-                // completion, which grows the model with each free one and
-                // took 117 s for the 1,000 variables of SV-COMP qrcu-2
+                // leaves free (any value does), read without evaluating
+                // (Z3_model_eval with completion adds each free one to the
+                // model)
                 for (&(thread, ordinal), &(_, var)) in &self.vars {
                     let decl = z3::Z3_get_app_decl(self.ctx, z3::Z3_to_app(self.ctx, var));
                     let v = z3::Z3_model_get_const_interp(self.ctx, m, decl);

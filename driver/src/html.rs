@@ -353,7 +353,7 @@ fn buffered_stores(events: &[Event], flushes: &HashMap<usize, usize>, step_of: &
             } else {
                 lanes[lane] = to;
             }
-            let label = format!("{} = {}", info.name_of(e.addr, e.size, e.loc), signed(e));
+            let label = format!("{} = {}", info.name_of(e.addr, e.size, e.loc), crate::report::signed(e.value, e.size));
             Store { buffer: e.thread as u32, lane, from, to, label, flushed: flushed.is_some() }
         })
         .collect()
@@ -382,10 +382,10 @@ fn stale_reads(events: &[Event], flushes: &HashMap<usize, usize>, step_of: &Hash
                     let step = step_of.get(&s).copied().unwrap_or(0);
                     let why = format!(
                         "stale: read {} from memory while T{}'s store {} = {} (step {}) was still in T{}'s buffer",
-                        signed(e),
+                        crate::report::signed(e.value, e.size),
                         store.thread,
                         info.name_of(store.addr, store.size, store.loc),
-                        signed(store),
+                        crate::report::signed(store.value, store.size),
                         step,
                         store.thread
                     );
@@ -427,16 +427,6 @@ fn covers(e: &Event, a: u64) -> bool {
 fn byte(e: &Event, a: u64) -> Option<u8> {
     let k = a.checked_sub(e.addr)?;
     (k < 8).then(|| (e.value >> (8 * k)) as u8)
-}
-
-/// An access's value as the trace shows it (signed, at its width).
-fn signed(e: &Event) -> i64 {
-    match e.size {
-        1 => e.value as u8 as i8 as i64,
-        2 => e.value as u16 as i16 as i64,
-        4 => e.value as u32 as i32 as i64,
-        _ => e.value as i64,
-    }
 }
 
 /// An event kind as a word for the page's styling.

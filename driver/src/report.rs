@@ -112,7 +112,8 @@ pub struct TraceStep {
     pub loc: u32,
 }
 
-fn signed(v: u64, size: u8) -> i64 {
+/// `v`, a value of `size` bytes, read as signed.
+pub fn signed(v: u64, size: u8) -> i64 {
     match size {
         1 => v as u8 as i8 as i64,
         2 => v as u16 as i16 as i64,

@@ -50,13 +50,14 @@ const LOST_CALL: u32 = 1;
 const LOST_RETURN: u32 = 2;
 const LOST_SWITCH: u32 = 3;
 const LOST_ADDRESS: u32 = 4;
-// LLVMIntPredicate::LLVMIntEQ, as __tsoify_sym_icmp takes it
-const ICMP_EQ: u32 = 32;
 const LOST_LOCAL_STORE: u32 = 5;
 const LOST_OTHER: u32 = 6;
 const LOST_WIDE: u32 = 7;
 const LOST_FLOAT: u32 = 8;
 const LOST_ATOMIC: u32 = 9;
+
+// LLVMIntPredicate::LLVMIntEQ, as __tsoify_sym_icmp takes it
+const ICMP_EQ: u32 = 32;
 
 // enum tsoify_sym_op (tsoify_channel.h)
 const SYM_ADD: u32 = 3;

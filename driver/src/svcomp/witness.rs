@@ -147,15 +147,10 @@ pub fn nondet_waypoints(v: &Violation, info: &ProgramInfo, input: &(String, &Pat
         if name == "__VERIFIER_nondet_pointer" {
             continue;
         }
-        let bits = e.aux.clamp(1, 64);
-        let raw = if bits == 64 { e.value } else { e.value & ((1u64 << bits) - 1) };
+        // (the runtime logs an unsigned value zero-extended, a signed one
+        // sign-extended, in `size` bytes)
         let unsigned = name.starts_with("__VERIFIER_nondet_u") || name == "__VERIFIER_nondet_bool";
-        let value = if unsigned || bits == 64 && raw >> 63 == 0 {
-            raw.to_string()
-        } else {
-            let shift = 64 - bits;
-            (((raw << shift) as i64) >> shift).to_string()
-        };
+        let value = if unsigned { e.value.to_string() } else { crate::report::signed(e.value, e.size).to_string() };
         location.column = close as u32 + 1;
         out.push(Waypoint {
             kind: "function_return",
@@ -308,7 +303,8 @@ mod tests {
             locs: vec![Default::default(), loc(11), loc(40), crate::info::Loc { line: 3, col: 12, ..loc(0) }, crate::info::Loc { line: 1, col: 1, ..loc(0) }],
             globals: vec![],
         };
-        let nondet = |loc, value, aux| Event { thread: 0, kind: crate::channel::EV_NONDET, loc, value, aux, ..Default::default() };
+        // as the runtime logs them: size (bits + 7) / 8, aux the bits
+        let nondet = |loc, value, aux: u32| Event { thread: 0, kind: crate::channel::EV_NONDET, loc, value, aux, size: aux.div_ceil(8) as u8, ..Default::default() };
         let mut v = violation(Status::ReachError, 1);
         // -5 as int, 4294967295 as unsigned, -1 as char; the last is no nondet call
         v.events = vec![nondet(1, (-5i64) as u64, 32), nondet(2, 0xffff_ffff, 32), nondet(3, 0xff, 8), nondet(4, 1, 32)];
