@@ -140,7 +140,6 @@ pub const SYM_SEXT: u8 = 18;
 pub const SYM_TRUNC: u8 = 19;
 pub const SYM_SELECT: u8 = 20;
 pub const SYMF_UNTRACKED: u32 = 1;
-pub const SYMF_AFTER_SPAWN: u32 = 2;
 pub const SYMF_USED: u32 = 4;
 /// a guided step took the other side of a branch on nondet values than its guide said
 pub const SYMF_GUIDE_LEFT: u32 = 8;

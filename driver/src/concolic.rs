@@ -38,11 +38,13 @@
 //! also a step with a value choice, open (dependent with everything) for
 //! sleep sets until all its sides have run, as for nondet values.
 //!
+//! Values in memory are followed as the memory model moves their bytes
+//! (through store buffers and flushes; runtime/ABI.md), so a value one
+//! thread stores and another reads is as exact as one in a register.
+//!
 //! What is not exact keeps the answer from SAFE, with the reason: a value
-//! that goes where the tracking cannot follow (UNTRACKED), a symbolic
-//! value stored after a thread started or a read of memory holding one
-//! that a store overwrote after a thread started (AFTER_SPAWN: which store
-//! a read sees is not followed yet), a solver that gives up, and the caps.
+//! that goes where the tracking cannot follow (UNTRACKED), a solver that
+//! gives up, and the caps.
 
 use crate::channel::{self, Input, Shm};
 use crate::dpor;
@@ -203,7 +205,7 @@ impl Concolic {
             return;
         }
         self.used = true;
-        if s.sym_flags & (channel::SYMF_UNTRACKED | channel::SYMF_AFTER_SPAWN) != 0 {
+        if s.sym_flags & channel::SYMF_UNTRACKED != 0 {
             let why = channel::c_text(&s.sym_reason, channel::MESSAGE_BYTES);
             self.reason(why);
         }

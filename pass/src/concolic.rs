@@ -438,7 +438,9 @@ pub fn instrument(m: LLVMModuleRef, f: Value, b: LLVMBuilderRef, sym: &Sym) {
                     if esc.is_private(ptr) {
                         lost(v, LOST_LOCAL_STORE);
                     } else {
-                        bl.after(i);
+                        // announced before the store: the store takes the
+                        // node along through its buffer (runtime/src/sym.c)
+                        bl.before(i);
                         let w = bl.wide(v);
                         let size = unsafe { LLVMConstInt(sym.i64, size_of(v), 0) };
                         bl.call(sym.store, &[ptr, size, ids[&v], w, bl.c32(width(v))]);

@@ -262,9 +262,8 @@ struct tsoify_input {
 #define TSOIFY_SYM_UNTRACKED  1u /* a value built from a nondet value went where tracking cannot
                                     follow (sym_reason says where): the execution proves nothing
                                     about other values */
-#define TSOIFY_SYM_AFTER_SPAWN 2u /* a nondet value was stored, or read from memory that a store
-                                     overwrote, after a thread was created: which store a read
-                                     sees is not followed there yet (sym_reason) */
+/* (2u was AFTER_SPAWN: values stored after a thread started, before they
+ * were followed through the store buffers; no longer set) */
 #define TSOIFY_SYM_USED 4u /* a wide nondet value was taken */
 #define TSOIFY_SYM_GUIDE_LEFT 8u /* a guided step took the other side of a branch on nondet values
                                     than its guide said: the guide was left there */

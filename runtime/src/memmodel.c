@@ -32,6 +32,7 @@ struct entry {
   uint32_t loc;
   uint32_t epoch; /* PSO: barrier generation the store was made in */
   uint16_t proc;  /* flush process that writes it */
+  uint32_t sym;   /* the expression node of a value built from nondet values (sym.c), or 0 */
   rt_val val;     /* the bytes it writes */
 };
 
@@ -202,10 +203,44 @@ static rt_val view(int t, const void *addr, uint32_t size, uint32_t *src) {
   return v;
 }
 
+#ifndef TSOIFY_EXPORT
+/* The expression node (sym.c) of what thread t reads at [a, a+size), as
+ * view() takes the bytes: the newest own entry over them when it holds
+ * exactly these bytes, else memory's. *mixed when symbolic bytes come in
+ * another shape (partly from entries, partly from memory, or at another
+ * width or offset). */
+static uint32_t sym_seen(int t, uintptr_t a, uint32_t size, int *mixed) {
+  const struct buffer *b = &buffers[t];
+  int partial = 0;
+  for (uint32_t k = b->n; k-- > 0;) {
+    const struct entry *e = &b->e[k];
+    if (!overlaps(e, a, size)) continue;
+    if (!partial && e->addr == a && e->size == size) return e->sym;
+    partial = 1;
+    if (e->sym) {
+      *mixed = 1;
+      return 0;
+    }
+  }
+  uint32_t m = rt_sym_mem_node(a, size, mixed);
+  if (partial && m) *mixed = 1;
+  return partial ? 0 : m;
+}
+
+/* memory [a, a+n) is written (with node id) */
+static void sym_write(uintptr_t a, uint32_t n, uint32_t id) {
+  if (id | rt_sym_n_shadow) rt_sym_mem_write(a, n, id);
+}
+#endif
+
 void rt_mm_peek(int t, const void *addr, uint32_t size, void *out) {
   uint32_t src;
 #ifndef TSOIFY_EXPORT
-  if (rt_sym_n_shadow) rt_sym_unclaimed((uintptr_t)addr, size, 0);
+  if (rt_sym_stored) {
+    int mixed = 0;
+    uint32_t id = sym_seen(t, (uintptr_t)addr, size, &mixed);
+    rt_sym_unseen(id, mixed);
+  }
 #endif
   rt_val_put(out, size, view(t, addr, size, &src));
 }
@@ -213,7 +248,11 @@ void rt_mm_peek(int t, const void *addr, uint32_t size, void *out) {
 void rt_mm_load(int t, const void *addr, uint32_t size, void *out, uint32_t loc) {
   uint32_t src;
 #ifndef TSOIFY_EXPORT
-  if (rt_sym_n_shadow | rt_sym_claimed[t]) rt_sym_read(t, (uintptr_t)addr, size);
+  if (rt_sym_stored | rt_sym_claimed[t]) {
+    int mixed = 0;
+    uint32_t id = rt_sym_stored ? sym_seen(t, (uintptr_t)addr, size, &mixed) : 0;
+    rt_sym_read(t, (uintptr_t)addr, size, id, mixed);
+  }
 #endif
   rt_val v = view(t, addr, size, &src);
   rt_val_put(out, size, v);
@@ -334,7 +373,7 @@ static void remove_entry(struct buffer *b, uint32_t idx) {
   for (uint32_t k = idx; k + 1 < b->n; k++) {
     struct entry *d = &b->e[k];
     const struct entry *s = &b->e[k + 1];
-    d->addr = s->addr, d->size = s->size, d->loc = s->loc, d->epoch = s->epoch, d->proc = s->proc;
+    d->addr = s->addr, d->size = s->size, d->loc = s->loc, d->epoch = s->epoch, d->proc = s->proc, d->sym = s->sym;
     d->val.w[0] = s->val.w[0], d->val.w[1] = s->val.w[1];
   }
 #else
@@ -347,6 +386,9 @@ void rt_mm_flush_entry(int t, uint32_t idx) {
   struct buffer *b = &buffers[t];
   struct entry *e = &b->e[idx];
   write_memory(e->addr, e->val, e->size);
+#ifndef TSOIFY_EXPORT
+  sym_write(e->addr, e->size, e->sym);
+#endif
   rt_event(TSOIFY_EV_FLUSH, (void *)e->addr, e->size, e->val.w[0], e->loc, e->proc,
            (uint32_t)t | e->epoch << 8);
   remove_entry(b, idx);
@@ -433,7 +475,7 @@ int rt_mm_store_needs_sched(int t, uint32_t order) {
 #endif
 }
 
-static void append(struct buffer *b, uintptr_t a, uint32_t size, rt_val v, uint32_t loc) {
+static void append(struct buffer *b, uintptr_t a, uint32_t size, rt_val v, uint32_t loc, uint32_t sym) {
   if (b->n == BUFFER_CAPACITY)
     rt_end(TSOIFY_ST_INTERNAL, loc, "more than %u stores buffered by one thread; use --buffer-size to bound them", BUFFER_CAPACITY);
   RT_TOUCH_ENTRY(b - buffers, a, size);
@@ -444,6 +486,7 @@ static void append(struct buffer *b, uintptr_t a, uint32_t size, rt_val v, uint3
   e->loc = loc;
   e->epoch = b->epoch;
   e->proc = flush_proc_for((int)(b - buffers), a);
+  e->sym = sym;
   e->val.w[0] = v.w[0], e->val.w[1] = v.w[1];
 }
 
@@ -453,11 +496,15 @@ void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t orde
   uintptr_t a = (uintptr_t)addr;
   rt_val v = rt_val_get(in, size);
   int model = RT_MODEL;
+  uint32_t sym = 0;
 #ifndef TSOIFY_EXPORT
-  if (rt_sym_n_shadow) rt_sym_clear(a, size); /* program order (see sym.c) */
+  if (rt_sym_on) sym = rt_sym_take_store(t, a, size);
 #endif
   if (model == TSOIFY_MODEL_SC) {
     write_memory(a, v, size);
+#ifndef TSOIFY_EXPORT
+    sym_write(a, size, sym);
+#endif
     rt_event(TSOIFY_EV_STORE, addr, size, v.w[0], loc, 0, 0);
     return;
   }
@@ -465,6 +512,9 @@ void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t orde
   if (order == ORD_SEQ_CST) { /* seq_cst store = xchg: drain, then write memory */
     rt_mm_drain(t, loc);
     write_memory(a, v, size);
+#ifndef TSOIFY_EXPORT
+    sym_write(a, size, sym);
+#endif
     rt_event(TSOIFY_EV_STORE, addr, size, v.w[0], loc, 0, 0);
     return;
   }
@@ -477,7 +527,7 @@ void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t orde
     rt_mm_flush_entry(t, idx[c]);
     evicted = 1;
   }
-  append(b, a, size, v, loc);
+  append(b, a, size, v, loc, sym);
   /* With a bound, a store that fits only because earlier flushes made room
    * (whether it waited for them or not) happens after the first m of them,
    * m = what it needed (aux 4 | m << 8); one that would fit had none of the

@@ -58,12 +58,16 @@ int rt_sym_active(void);
 void rt_sym_init(void);
 uint64_t rt_sym_nondet(uint32_t bits);
 void rt_sym_end(void);
-void rt_sym_spawned(void);
-void rt_sym_clear(uintptr_t a, uint64_t n);
+void rt_sym_mem_write(uintptr_t a, uint64_t n, uint32_t id);
+uint32_t rt_sym_mem_node(uintptr_t a, uint64_t n, int *mixed);
 void rt_sym_drop(uintptr_t a, uint64_t n);
-void rt_sym_read(int t, uintptr_t a, uint64_t n);
+uint32_t rt_sym_take_store(int t, uintptr_t a, uint64_t size);
+void rt_sym_read(int t, uintptr_t a, uint64_t n, uint32_t id, int mixed);
+void rt_sym_unseen(uint32_t id, int mixed);
 void rt_sym_unclaimed(uintptr_t a, uint64_t n, int writes);
-extern uint32_t rt_sym_n_shadow;
+extern int rt_sym_on;             /* the program is instrumented for tracking */
+extern uint32_t rt_sym_n_shadow; /* symbolic values in memory */
+extern uint32_t rt_sym_stored;   /* a store took a node along (so buffers may hold some) */
 extern uintptr_t rt_sym_claimed[];
 
 /* ---- choice.c ---- */

@@ -16,24 +16,21 @@
  * two branches on a shared variable both ways (see the top of
  * driver/src/concolic.rs for why that is exact).
  *
- * Values in memory: a table of (address, size, node) for the bytes that
- * hold a symbolic value, kept in program order (a store with a symbolic
- * value adds its range, a concrete store clears it). That order is exact
- * while one thread runs. Once a thread has been created, a store that
- * overlaps an entry (any thread's, buffered or not) poisons it instead,
- * and so does memory that dies: an entry no store touched since the
- * threads started still holds what every thread reads there (the spawn
- * drained main's buffer, and nothing wrote the bytes since), so reading it
- * is exact; reading a poisoned one, or storing a symbolic value after a
- * spawn, marks the execution TSOIFY_SYM_AFTER_SPAWN (which store a read
- * sees is not followed yet; the explorer then never answers SAFE on the
- * values' account). A value stored after a spawn still gets its entry:
- * a read that sees it is followed, so a violation that needs a value can
- * be found there, only not ruled out.
+ * Values in memory follow the memory model exactly. A store of a symbolic
+ * value is announced just before it (__tsoify_sym_store); the store takes
+ * the node along: into its store buffer entry, and into memory when it is
+ * written there (at once, or at its flush). Memory has a table of
+ * (address, size, node) for the bytes that hold a symbolic value, kept in
+ * the order memory is written (a write with a node adds its range, any
+ * other write clears it; bytes left of a value partly overwritten are
+ * poisoned). A load sees the node of what it reads: its thread's newest
+ * buffered entry over the bytes, else memory's table, as the load's bytes
+ * come (memmodel.c). So a value stored by one thread and read by another,
+ * after any interleaving and flush order, is followed.
  *
  * Whatever is not modelled (a symbolic value passed to a call, stored into
- * a local the runtime does not see, read back at another width, read by
- * the runtime itself, used as an address, ...) marks the execution
+ * a local the runtime does not see, read back at another width or in part
+ * from a buffer and in part from memory, read by the runtime itself, ...) marks the execution
  * TSOIFY_SYM_UNTRACKED with the reason: it can then only show a violation,
  * never rule one out. Each node carries its concrete value, and every use
  * checks it against the value the program computed: a mismatch (something
@@ -77,7 +74,6 @@ struct shadow {
 static struct shadow *shadow;
 uint32_t rt_sym_n_shadow; /* (rt.h: memmodel.c looks at it before calling in) */
 #define n_shadow rt_sym_n_shadow
-static int spawned;
 static uint32_t last_var[RT_MAX_THREADS];
 /* per node: the one variable its expression reads (1 + (thread << 20 |
  * ordinal)), 0 for none, MANY_VARS for more (outside the data segment,
@@ -87,9 +83,22 @@ static uint32_t *vars_of;
 static uint32_t ordinal[RT_MAX_THREADS];
 uintptr_t rt_sym_claimed[RT_MAX_THREADS];
 #define claimed rt_sym_claimed
+/* per thread: the node its next store writes (announced by the pass just
+ * before the store, taken by the store: rt_sym_take_store) */
+static struct {
+  uintptr_t addr;
+  uint64_t size;
+  uint32_t id;
+} announced[RT_MAX_THREADS];
+uint32_t rt_sym_stored; /* a store took a node along in this execution */
+/* per thread: the node its claimed load saw (for __tsoify_sym_load) */
+static uint32_t loaded[RT_MAX_THREADS];
+
+int rt_sym_on;
 
 void rt_sym_init(void) {
   if (!rt_sym_active()) return;
+  rt_sym_on = 1;
   shadow = mmap(0, MAX_SHADOW * sizeof *shadow, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (shadow == MAP_FAILED) shadow = 0;
   vars_of = mmap(0, TSOIFY_MAX_SYM_NODES * sizeof *vars_of, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
@@ -98,19 +107,17 @@ void rt_sym_init(void) {
 
 static uint32_t join_vars(uint32_t x, uint32_t y) { return !x ? y : !y || x == y ? x : MANY_VARS; }
 
-static void note(uint32_t flag, const char *fmt, ...) {
+/* the execution proves nothing about other values; the first reason is kept */
+static void untracked(const char *fmt, ...) {
   struct tsoify_shm *s = rt_shm;
-  /* the first reason of the strongest kind is kept */
-  if (!(s->sym_flags & (TSOIFY_SYM_UNTRACKED | TSOIFY_SYM_AFTER_SPAWN)) ||
-      (flag == TSOIFY_SYM_UNTRACKED && !(s->sym_flags & TSOIFY_SYM_UNTRACKED))) {
+  if (!(s->sym_flags & TSOIFY_SYM_UNTRACKED)) {
     va_list ap;
     va_start(ap, fmt);
     vsnprintf(s->sym_reason, sizeof s->sym_reason, fmt, ap);
     va_end(ap);
   }
-  s->sym_flags |= flag;
+  s->sym_flags |= TSOIFY_SYM_UNTRACKED;
 }
-#define untracked(...) note(TSOIFY_SYM_UNTRACKED, __VA_ARGS__)
 
 static uint64_t mask(uint32_t bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 static int64_t sx(uint64_t v, uint32_t bits) { return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits); }
@@ -179,8 +186,6 @@ uint32_t __tsoify_sym_result(uint64_t v, uint32_t bits) {
   if (id && !in_step(id, v, bits)) return 0;
   return id;
 }
-
-void rt_sym_spawned(void) { spawned = 1; }
 
 /* ---- calls: argument and result ids travel through per-thread slots ---- */
 
@@ -268,6 +273,7 @@ void rt_sym_end(void) {
     if (last_var[t]) untracked("a nondet value was returned where the instrumentation did not take it (a call through a pointer?)");
     if (ret_id[t]) untracked("a value built from a nondet value was returned to code that is not instrumented");
     if (call_args_pending(t)) untracked("a value built from a nondet value is passed to a function that is not instrumented");
+    if (announced[t].id) untracked("a value built from a nondet value was to be stored by a store the runtime did not see");
   }
 }
 
@@ -419,19 +425,10 @@ static int any_overlap(uintptr_t a, uint64_t n) {
   return 0;
 }
 
-/* after a spawn: the entries [a, a+n) overlaps no longer say what a read sees */
-static void poison(uintptr_t a, uint64_t n) {
-  for (uint32_t i = 0; i < n_shadow; i++)
-    if (overlaps(&shadow[i], a, n)) shadow[i].node = POISON;
-}
-
-/* [a, a+n) is written with concrete bytes, in program order */
-void rt_sym_clear(uintptr_t a, uint64_t n) {
-  if (!n_shadow) return;
-  if (spawned) {
-    poison(a, n);
-    return;
-  }
+/* Memory [a, a+n) is written, with node `id` (0: concrete bytes), in the
+ * order memory is written: a store at once (SC, a locked store), a flush,
+ * a read-modify-write. */
+void rt_sym_mem_write(uintptr_t a, uint64_t n, uint32_t id) {
   for (uint32_t i = 0; i < n_shadow;) {
     struct shadow *e = &shadow[i];
     if (!overlaps(e, a, n)) {
@@ -445,71 +442,96 @@ void rt_sym_clear(uintptr_t a, uint64_t n) {
     e->node = POISON; /* some bytes left of a symbolic value */
     i++;
   }
+  if (!id) return;
+  if (!shadow || n_shadow >= MAX_SHADOW) {
+    untracked("more than %u values built from nondet values in memory at once", MAX_SHADOW);
+    return;
+  }
+  shadow[n_shadow++] = (struct shadow){a, (uint32_t)n, id};
 }
 
 /* memory that dies (free, the end of a frame) */
 void rt_sym_drop(uintptr_t a, uint64_t n) {
-  if (!n_shadow) return;
-  if (spawned) {
-    poison(a, n);
-    return;
-  }
   for (uint32_t i = 0; i < n_shadow;)
     if (overlaps(&shadow[i], a, n)) shadow[i] = shadow[--n_shadow];
     else i++;
 }
 
+/* The node memory holds at exactly [a, a+n), 0 for concrete bytes; *mixed
+ * when symbolic bytes there are of another shape (another width or offset,
+ * or partly overwritten). */
+uint32_t rt_sym_mem_node(uintptr_t a, uint64_t n, int *mixed) {
+  for (uint32_t i = 0; i < n_shadow; i++) {
+    const struct shadow *e = &shadow[i];
+    if (!overlaps(e, a, n)) continue;
+    if (e->addr == a && e->size == n && e->node != POISON) return e->node;
+    *mixed = 1;
+    return 0;
+  }
+  return 0;
+}
+
+
 void __tsoify_sym_store(void *p, uint64_t size, uint32_t id, uint64_t v, uint32_t bits) {
   if (!id || !in_step(id, v, bits)) return;
-  uintptr_t a = (uintptr_t)p;
-  if (spawned) note(TSOIFY_SYM_AFTER_SPAWN, "a nondet value was stored after a thread was created (only values before any thread starts are searched exhaustively yet)");
-  if (!shadow || n_shadow >= MAX_SHADOW) {
-    untracked("more than %u stored values built from nondet values", MAX_SHADOW);
-    return;
-  }
-  rt_sym_clear(a, size); /* (done by the store already) */
-  shadow[n_shadow++] = (struct shadow){a, (uint32_t)size, id};
+  int t = rt_cur;
+  if (announced[t].id) untracked("a value built from a nondet value was to be stored by a store the runtime did not see");
+  announced[t].addr = (uintptr_t)p, announced[t].size = size, announced[t].id = id;
 }
 
-/* An instrumented integer load of [p, p+size) is next (its read consumes this). */
-void __tsoify_sym_claim(const void *p) { claimed[rt_cur] = (uintptr_t)p; }
+/* The node a store of [a, a+size) by thread t takes along (memmodel.c). */
+uint32_t rt_sym_take_store(int t, uintptr_t a, uint64_t size) {
+  uint32_t id = announced[t].id;
+  if (!id) return 0;
+  announced[t].id = 0;
+  if (announced[t].addr != a || announced[t].size != size) {
+    untracked("a value built from a nondet value was stored in pieces or by a store the runtime did not see");
+    return 0;
+  }
+  rt_sym_stored = 1;
+  return id;
+}
 
-/* Every read of program memory by thread t (rt_mm_load): one the pass did
- * not claim must not see symbolic bytes. */
-void rt_sym_read(int t, uintptr_t a, uint64_t n) {
+/* An instrumented integer load of [p, p+size) is next (its read hands the
+ * node it sees to __tsoify_sym_load). */
+
+void __tsoify_sym_claim(const void *p) {
+  claimed[rt_cur] = (uintptr_t)p;
+  loaded[rt_cur] = 0;
+}
+
+/* Every read of program memory by thread t (rt_mm_load), with the node it
+ * sees (memmodel.c): the load the pass claimed takes it; any other must
+ * not see symbolic bytes. */
+void rt_sym_read(int t, uintptr_t a, uint64_t n, uint32_t id, int mixed) {
   uintptr_t c = claimed[t];
   claimed[t] = 0;
-  if (!n_shadow || (c == a && c) || !any_overlap(a, n)) return;
-  untracked("a value built from a nondet value is read by the runtime (a library function, or a load that is not of an integer)");
+  if (c == a && c) {
+    if (mixed) untracked("a value built from a nondet value is read back at another width or offset, or partly from a store buffer");
+    loaded[t] = id;
+    return;
+  }
+  if (id || mixed) untracked("a value built from a nondet value is read by the runtime (a library function, or a load that is not of an integer)");
 }
 
-/* A read the runtime makes for itself (rt_mm_peek, an atomic
- * read-modify-write): symbolic bytes there are not followed. */
+/* A read the runtime makes for itself (rt_mm_peek) that saw node id. */
+void rt_sym_unseen(uint32_t id, int mixed) {
+  if (id || mixed) untracked("a value built from a nondet value is read by an atomic operation or the runtime");
+}
+
+/* An atomic read-modify-write of memory [a, a+n) (its thread's buffer is
+ * drained): symbolic bytes there are not followed. */
 void rt_sym_unclaimed(uintptr_t a, uint64_t n, int writes) {
   if (!n_shadow) return;
   if (any_overlap(a, n)) untracked("a value built from a nondet value is read by an atomic operation or the runtime");
-  if (writes) rt_sym_clear(a, n);
+  if (writes) rt_sym_mem_write(a, n, 0);
 }
 
 uint32_t __tsoify_sym_load(const void *p, uint64_t size, uint64_t v, uint32_t bits) {
-  if (!n_shadow) return 0;
-  uintptr_t a = (uintptr_t)p;
-  uint32_t found = 0;
-  for (uint32_t i = n_shadow; i-- > 0;) {
-    const struct shadow *e = &shadow[i];
-    if (!overlaps(e, a, size) || found) continue; /* (older ones: the newest covers every byte read) */
-    if (e->addr == a && e->size == size && e->node != POISON) {
-      found = e->node;
-      continue;
-    }
-    if (spawned && e->node == POISON) {
-      note(TSOIFY_SYM_AFTER_SPAWN, "a nondet value in memory was overwritten after a thread was created and then read (which store a read sees is not followed yet)");
-      return 0;
-    }
-    untracked("a value built from a nondet value is read back at another width or offset");
-    return 0;
-  }
-  if (!found) return 0;
-  if (!in_step(found, v, bits)) return 0;
-  return found;
+  (void)p, (void)size;
+  int t = rt_cur;
+  uint32_t id = loaded[t];
+  loaded[t] = 0;
+  if (!id || !in_step(id, v, bits)) return 0;
+  return id;
 }

@@ -380,7 +380,6 @@ int rt_spawn(void *(*fn)(void *), void *arg) {
   threads[t].arg = arg;
   make_thread(t, thread_entry);
   rt_event(TSOIFY_EV_SPAWN, 0, 0, 0, rt_cur_loc, (uint32_t)t, 0);
-  rt_sym_spawned();
   return t;
 }
 
