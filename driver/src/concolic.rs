@@ -117,8 +117,6 @@ mod z3 {
         pub fn Z3_mk_solver(c: Z3_context) -> Z3_solver;
         pub fn Z3_solver_inc_ref(c: Z3_context, s: Z3_solver);
         pub fn Z3_solver_dec_ref(c: Z3_context, s: Z3_solver);
-        pub fn Z3_solver_push(c: Z3_context, s: Z3_solver);
-        pub fn Z3_solver_reset(c: Z3_context, s: Z3_solver);
         pub fn Z3_to_app(c: Z3_context, a: Z3_ast) -> *mut c_void;
         pub fn Z3_get_app_decl(c: Z3_context, a: *mut c_void) -> *mut c_void;
         pub fn Z3_model_get_const_interp(c: Z3_context, m: Z3_model, d: *mut c_void) -> Z3_ast;
@@ -127,9 +125,15 @@ mod z3 {
         pub fn Z3_params_dec_ref(c: Z3_context, p: Z3_params);
         pub fn Z3_params_set_uint(c: Z3_context, p: Z3_params, k: Z3_symbol, v: c_uint);
         pub fn Z3_solver_set_params(c: Z3_context, s: Z3_solver, p: Z3_params);
-        pub fn Z3_solver_pop(c: Z3_context, s: Z3_solver, n: c_uint);
         pub fn Z3_solver_assert(c: Z3_context, s: Z3_solver, a: Z3_ast);
+        pub fn Z3_solver_push(c: Z3_context, s: Z3_solver);
+        pub fn Z3_solver_pop(c: Z3_context, s: Z3_solver, n: c_uint);
+        pub fn Z3_solver_reset(c: Z3_context, s: Z3_solver);
         pub fn Z3_solver_check(c: Z3_context, s: Z3_solver) -> c_int;
+        pub fn Z3_solver_check_assumptions(c: Z3_context, s: Z3_solver, n: c_uint, a: *const Z3_ast) -> c_int;
+        pub fn Z3_mk_fresh_const(c: Z3_context, prefix: *const c_char, ty: Z3_sort) -> Z3_ast;
+        pub fn Z3_mk_bool_sort(c: Z3_context) -> Z3_sort;
+        pub fn Z3_mk_implies(c: Z3_context, a: Z3_ast, b: Z3_ast) -> Z3_ast;
         pub fn Z3_solver_get_model(c: Z3_context, s: Z3_solver) -> Z3_model;
         pub fn Z3_model_inc_ref(c: Z3_context, m: Z3_model);
         pub fn Z3_model_dec_ref(c: Z3_context, m: Z3_model);
@@ -237,6 +241,7 @@ impl Concolic {
             me.cut = true;
             give_up(me, path, from, "the time limit came before every branch on nondet values was searched".into());
         };
+        let parts = Parts::new(&nodes);
         let (mut solver, uses) = self.fresh_solver();
         let mut asked = 0;
         'search: for (b, &i) in at.iter().enumerate() {
@@ -262,7 +267,7 @@ impl Concolic {
                 asked += 1;
                 self.queries += 1;
                 let e = solver.condition(&nodes, p.node, !taken);
-                match solver.check_with(e) {
+                match solver.check_with(&parts, parts.of(p.node), e) {
                     Some(Some(values)) => {
                         let mut next: Vec<Input> = inputs.iter().copied().filter(|x| !values.iter().any(|v| v.0 == x.thread && v.1 == x.ordinal)).collect();
                         next.extend(values.iter().map(|&(thread, ordinal, value)| Input { thread, ordinal, value }));
@@ -288,7 +293,7 @@ impl Concolic {
                 }
             }
             let e = solver.condition(&nodes, p.node, taken);
-            solver.assert(e);
+            solver.assert(parts.of(p.node), e);
         }
         self.solver = Some((solver, uses));
     }
@@ -301,15 +306,91 @@ pub fn set_inputs(s: &mut Shm, inputs: &[Input]) {
     s.n_inputs = n as u32;
 }
 
-/// One Z3 context and solver (for the queries of one execution).
+/// Which expressions of an execution share a variable: conditions in
+/// different parts constrain disjoint variables, so a query needs only the
+/// conditions of its own part (the values of the other variables stay as
+/// they are, and those satisfy their own conditions). Without this, a loop
+/// of branches on a fresh value each (SV-COMP qrcu: 16,000 per execution)
+/// made every query carry every earlier branch, and Z3 took minutes.
+struct Parts {
+    /// the part of each node (a node id, the part's representative)
+    root: Vec<u32>,
+}
+
+impl Parts {
+    fn new(nodes: &[Node]) -> Parts {
+        // union-find over node ids (1-based; 0 is the concrete node)
+        let mut parent: Vec<u32> = (0..=nodes.len() as u32).collect();
+        fn find(parent: &mut [u32], mut x: u32) -> u32 {
+            while parent[x as usize] != x {
+                parent[x as usize] = parent[parent[x as usize] as usize];
+                x = parent[x as usize];
+            }
+            x
+        }
+        for (i, n) in nodes.iter().enumerate() {
+            let id = i as u32 + 1;
+            let operands: &[u32] = match n.op {
+                channel::SYM_VAR | channel::SYM_CONST => &[],
+                channel::SYM_ZEXT | channel::SYM_SEXT | channel::SYM_TRUNC => &[n.a],
+                channel::SYM_SELECT => &[n.a, n.b, n.c],
+                _ => &[n.a, n.b], // (an icmp's c is its width, not a node)
+            };
+            for &o in operands {
+                // a constant operand joins nothing (constants are shared)
+                if o == 0 || o > id || nodes[o as usize - 1].op == channel::SYM_CONST {
+                    continue;
+                }
+                let (x, y) = (find(&mut parent, id), find(&mut parent, o));
+                parent[x as usize] = y;
+            }
+        }
+        let root = (0..parent.len() as u32).map(|x| find(&mut parent, x)).collect();
+        Parts { root }
+    }
+
+    fn of(&self, id: u32) -> u32 {
+        self.root.get(id as usize).copied().unwrap_or(0)
+    }
+}
+
+/// One Z3 context (for the queries of up to EXECUTIONS_PER_CONTEXT
+/// executions). A query of a part with few conditions runs in a scratch
+/// solver (push, the part's conditions, the query, check, pop: cheap on a
+/// solver that holds nothing else); a part with many gets a solver of its
+/// own that keeps them, asked incrementally. Solvers are kept for reuse:
+/// making one costs milliseconds.
 struct Solver {
     ctx: z3::Z3_context,
-    solver: z3::Z3_solver,
     asts: HashMap<u32, z3::Z3_ast>,
-    vars: HashMap<(u32, u32), (u32, z3::Z3_ast)>,
-    /// the time limit of a query, as last set (ms)
+    /// (thread, ordinal) -> (width, term, node id)
+    vars: HashMap<(u32, u32), (u32, z3::Z3_ast, u32)>,
+    /// the time limit of a query (ms)
+    limit_ms: u32,
+    parts: HashMap<u32, Part>,
+    scratch: Option<Kept>,
+    /// solvers emptied for reuse
+    spare: Vec<Kept>,
+}
+
+/// A solver and the time limit last set on it (ms).
+#[derive(Clone, Copy)]
+struct Kept {
+    solver: z3::Z3_solver,
     limit_ms: u32,
 }
+
+/// The conditions of one part, and its own solver once it has many
+/// (those asserted there first).
+#[derive(Default)]
+struct Part {
+    own: Option<Kept>,
+    conditions: Vec<z3::Z3_ast>,
+    asserted: usize,
+}
+
+/// Conditions from which a part gets a solver of its own.
+const OWN_SOLVER_FROM: usize = 64;
 
 impl Solver {
     fn new() -> Solver {
@@ -320,39 +401,59 @@ impl Solver {
             z3::Z3_set_param_value(cfg, k.as_ptr(), v.as_ptr());
             let ctx = z3::Z3_mk_context(cfg);
             z3::Z3_del_config(cfg);
-            let solver = z3::Z3_mk_solver(ctx);
-            z3::Z3_solver_inc_ref(ctx, solver);
-            Solver { ctx, solver, asts: HashMap::new(), vars: HashMap::new(), limit_ms: 0 }
+            Solver { ctx, asts: HashMap::new(), vars: HashMap::new(), limit_ms: 10_000, parts: HashMap::new(), scratch: None, spare: vec![] }
         }
     }
 
     /// Let each query take at most `d`.
     fn limit(&mut self, d: Duration) {
-        let ms = d.as_millis().clamp(1, u32::MAX as u128) as u32;
-        if self.limit_ms.abs_diff(ms) < 100 {
-            return; // (the same, near enough: parameters cost a little)
-        }
-        self.limit_ms = ms;
-        unsafe {
-            let p = z3::Z3_mk_params(self.ctx);
-            z3::Z3_params_inc_ref(self.ctx, p);
-            let k = CString::new("timeout").unwrap();
-            z3::Z3_params_set_uint(self.ctx, p, z3::Z3_mk_string_symbol(self.ctx, k.as_ptr()), ms);
-            z3::Z3_solver_set_params(self.ctx, self.solver, p);
-            z3::Z3_params_dec_ref(self.ctx, p);
-        }
+        self.limit_ms = d.as_millis().clamp(1, u32::MAX as u128) as u32;
     }
 
-    /// Forget the last execution: nothing asserted, no terms of its nodes
-    /// (node ids are per execution).
+    /// Forget the last execution: no solvers, no terms of its nodes (node
+    /// ids are per execution).
     fn reset(&mut self) {
-        unsafe { z3::Z3_solver_reset(self.ctx, self.solver) };
+        for (_, part) in self.parts.drain() {
+            if let Some(kept) = part.own {
+                unsafe { z3::Z3_solver_reset(self.ctx, kept.solver) };
+                self.spare.push(kept);
+            }
+        }
         self.asts.clear();
         self.vars.clear();
     }
 
-    fn assert(&mut self, e: z3::Z3_ast) {
-        unsafe { z3::Z3_solver_assert(self.ctx, self.solver, e) }
+    /// A solver with nothing asserted and the current time limit.
+    fn take_solver(&mut self) -> Kept {
+        let ctx = self.ctx;
+        let mut kept = self.spare.pop().unwrap_or_else(|| unsafe {
+            let s = z3::Z3_mk_solver(ctx);
+            z3::Z3_solver_inc_ref(ctx, s);
+            Kept { solver: s, limit_ms: 0 }
+        });
+        self.set_limit(&mut kept);
+        kept
+    }
+
+    fn set_limit(&self, kept: &mut Kept) {
+        // (the same, near enough: parameters cost a little)
+        if kept.limit_ms.abs_diff(self.limit_ms) < 100 {
+            return;
+        }
+        kept.limit_ms = self.limit_ms;
+        unsafe {
+            let params = z3::Z3_mk_params(self.ctx);
+            z3::Z3_params_inc_ref(self.ctx, params);
+            let k = CString::new("timeout").unwrap();
+            z3::Z3_params_set_uint(self.ctx, params, z3::Z3_mk_string_symbol(self.ctx, k.as_ptr()), self.limit_ms);
+            z3::Z3_solver_set_params(self.ctx, kept.solver, params);
+            z3::Z3_params_dec_ref(self.ctx, params);
+        }
+    }
+
+    /// Condition `e` holds from here on (in part `part`).
+    fn assert(&mut self, part: u32, e: z3::Z3_ast) {
+        self.parts.entry(part).or_default().conditions.push(e);
     }
 
     /// Node `id` is not 0 (`taken`) or is 0.
@@ -370,24 +471,71 @@ impl Solver {
         }
     }
 
-    /// Values for the variables that satisfy what is asserted and `e`:
-    /// Some(Some(values)), Some(None) when unsatisfiable, None when the
-    /// solver gave up.
-    fn check_with(&mut self, e: z3::Z3_ast) -> Option<Option<Vec<(u32, u32, u64)>>> {
-        unsafe {
-            z3::Z3_solver_push(self.ctx, self.solver);
-            z3::Z3_solver_assert(self.ctx, self.solver, e);
-            let r = z3::Z3_solver_check(self.ctx, self.solver);
-            let out = if r == z3::L_TRUE {
-                let m = z3::Z3_solver_get_model(self.ctx, self.solver);
+    /// Values for the variables of part `part` that satisfy its conditions
+    /// and `e`: Some(Some(values)), Some(None) when unsatisfiable, None
+    /// when the solver gave up.
+    fn check_with(&mut self, parts: &Parts, part: u32, e: z3::Z3_ast) -> Option<Option<Vec<(u32, u32, u64)>>> {
+        let ctx = self.ctx;
+        let p = self.parts.entry(part).or_default();
+        let few = p.own.is_none() && p.conditions.len() < OWN_SOLVER_FROM;
+        let conditions = std::mem::take(&mut p.conditions);
+        let (solver, scratch) = if few {
+            let mut kept = match self.scratch.take() {
+                Some(k) => k,
+                None => self.take_solver(),
+            };
+            self.set_limit(&mut kept);
+            self.scratch = Some(kept);
+            unsafe {
+                z3::Z3_solver_push(ctx, kept.solver);
+                for &c in &conditions {
+                    z3::Z3_solver_assert(ctx, kept.solver, c);
+                }
+            }
+            (kept.solver, true)
+        } else {
+            let own = self.parts.get(&part).and_then(|p| p.own);
+            let mut kept = match own {
+                Some(k) => k,
+                None => self.take_solver(),
+            };
+            self.set_limit(&mut kept);
+            let p = self.parts.get_mut(&part).expect("the part was made above");
+            unsafe {
+                for &c in &conditions[p.asserted..] {
+                    z3::Z3_solver_assert(ctx, kept.solver, c);
+                }
+            }
+            p.asserted = conditions.len();
+            p.own = Some(kept);
+            (kept.solver, false)
+        };
+        self.parts.get_mut(&part).expect("the part was made above").conditions = conditions;
+        let out = unsafe {
+            // on its own solver, e under a fresh literal assumed for this
+            // check only (no push and pop, which cost Z3 more than the
+            // check once many conditions are asserted)
+            let r = if scratch {
+                z3::Z3_solver_assert(ctx, solver, e);
+                z3::Z3_solver_check(ctx, solver)
+            } else {
+                let q = z3::Z3_mk_fresh_const(ctx, c"q".as_ptr(), z3::Z3_mk_bool_sort(ctx));
+                z3::Z3_solver_assert(ctx, solver, z3::Z3_mk_implies(ctx, q, e));
+                z3::Z3_solver_check_assumptions(ctx, solver, 1, &q)
+            };
+            if r == z3::L_TRUE {
+                let m = z3::Z3_solver_get_model(self.ctx, solver);
                 z3::Z3_model_inc_ref(self.ctx, m);
                 let mut values = vec![];
                 let mut ok = true;
                 // each variable's value in the model, 0 for one the model
                 // leaves free (any value does), read without evaluating
                 // (Z3_model_eval with completion adds each free one to the
-                // model)
-                for (&(thread, ordinal), &(_, var)) in &self.vars {
+                // model); variables of other parts keep their values
+                for (&(thread, ordinal), &(_, var, node)) in &self.vars {
+                    if parts.of(node) != part {
+                        continue;
+                    }
                     let decl = z3::Z3_get_app_decl(self.ctx, z3::Z3_to_app(self.ctx, var));
                     let v = z3::Z3_model_get_const_interp(self.ctx, m, decl);
                     let mut u = 0u64;
@@ -403,10 +551,12 @@ impl Solver {
                 Some(None)
             } else {
                 None
-            };
-            z3::Z3_solver_pop(self.ctx, self.solver, 1);
-            out
+            }
+        };
+        if scratch {
+            unsafe { z3::Z3_solver_pop(ctx, solver, 1) };
         }
+        out
     }
 
     fn ast(&mut self, nodes: &[Node], id: u32) -> z3::Z3_ast {
@@ -422,7 +572,7 @@ impl Solver {
                     let (thread, ordinal) = ((n.k >> 32) as u32, n.k as u32);
                     let name = CString::new(format!("t{thread}_n{ordinal}_w{}", n.bits)).unwrap();
                     let v = z3::Z3_mk_const(c, z3::Z3_mk_string_symbol(c, name.as_ptr()), sort(n.bits as u32));
-                    self.vars.insert((thread, ordinal), (n.bits as u32, v));
+                    self.vars.insert((thread, ordinal), (n.bits as u32, v, id));
                     v
                 }
                 channel::SYM_CONST => z3::Z3_mk_unsigned_int64(c, n.k, sort(n.bits as u32)),
@@ -492,9 +642,46 @@ impl Solver {
 
 impl Drop for Solver {
     fn drop(&mut self) {
+        self.reset();
         unsafe {
-            z3::Z3_solver_dec_ref(self.ctx, self.solver);
+            for kept in self.spare.drain(..).chain(self.scratch.take()) {
+                z3::Z3_solver_dec_ref(self.ctx, kept.solver);
+            }
             z3::Z3_del_context(self.ctx);
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn node(op: u8, a: u32, b: u32, c: u32) -> Node {
+        Node { op, bits: 32, pred: 0, a, b, c, k: 0 }
+    }
+
+    /// Conditions join a part through shared variables (however deep in
+    /// their expressions), never through a shared constant; an icmp's `c`
+    /// (its width) joins nothing.
+    #[test]
+    fn parts_follow_shared_variables_only() {
+        let nodes = [
+            node(channel::SYM_VAR, 0, 0, 0),     // 1: x
+            node(channel::SYM_VAR, 0, 0, 0),     // 2: y
+            node(channel::SYM_CONST, 0, 0, 0),   // 3: a constant used by both
+            node(channel::SYM_ICMP, 1, 3, 2),    // 4: x == k (c = width 2, not node 2)
+            node(channel::SYM_ICMP, 2, 3, 32),   // 5: y == k
+            node(channel::SYM_ADD, 1, 3, 0),     // 6: x + k
+            node(channel::SYM_ZEXT, 6, 0, 0),    // 7: zext(x + k)
+            node(channel::SYM_VAR, 0, 0, 0),     // 8: z
+            node(channel::SYM_SELECT, 4, 8, 2),  // 9: (x == k) ? z : y
+        ];
+        let parts = Parts::new(&nodes[..8]);
+        assert_eq!(parts.of(4), parts.of(7), "x == k and zext(x + k) share x");
+        assert_ne!(parts.of(4), parts.of(5), "x == k and y == k share only a constant");
+        assert_ne!(parts.of(8), parts.of(1));
+        let parts = Parts::new(&nodes);
+        assert_eq!(parts.of(4), parts.of(5), "the select joins x, y and z");
+        assert_eq!(parts.of(8), parts.of(5));
     }
 }
