@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 pub const MAGIC: u32 = 0x54534f49;
-pub const VERSION: u32 = 13;
+pub const VERSION: u32 = 14;
 pub const MAX_CHOICES: usize = 1 << 18;
 pub const MAX_EVENTS: usize = 1 << 17;
 pub const OUTCOME_BYTES: usize = 4096;
@@ -286,7 +286,8 @@ pub struct Shm {
     pub unroll: u32,
     pub no_await: u32,
     pub spurious: u32,
-    pub reserved: u32,
+    /// not 0: a probe execution seeded with it (see explore.rs, Probes)
+    pub probe: u32,
     pub n_options: u32,
     pub busy: u32,
     pub n_sleepers: u32,

@@ -42,6 +42,28 @@ pub struct Config {
     pub robustness: bool,
     /// look for data races in every execution (races.rs)
     pub races: RaceCheck,
+    /// run a probe execution (random priorities) every PROBE_EVERY
+    /// executions of the search, to find violations early (see `Probes`)
+    pub probes: bool,
+}
+
+/// Executions of the search per probe execution.
+pub const PROBE_EVERY: u64 = 8;
+
+/// Bug-first probes. A depth-first search reaches a violation that needs a
+/// thread to run after twenty others only after exploring their
+/// interleavings (SV-COMP pthread-nondet/nondet-loop-bound-1: millions).
+/// Between executions of the search, a probe runs the program once from the
+/// start with no prefix, guide or sleep set, scheduled by random priorities
+/// seeded with its number (PCT; runtime/src/choice.c): such a bug has a
+/// chance of one in the number of threads in each probe. A probe changes
+/// nothing in the search: its execution is not analysed and not counted as
+/// one of the search's; only a violation it shows is kept (it is a real
+/// execution), and ends the search. It runs with the nondet values of the
+/// search's next execution. One probe per PROBE_EVERY executions
+/// costs a SAFE answer an eighth more executions at most.
+struct Probes {
+    run: u64,
 }
 
 /// What the search does about data races.
@@ -138,6 +160,10 @@ pub struct Stats {
     /// input vectors the search ran with, solver queries made (wide nondet values)
     pub nondet_inputs: u64,
     pub nondet_queries: u64,
+    /// probe executions run beside the search (not in `executions`), and
+    /// whether the violation came from one
+    pub probes: u64,
+    pub found_by_probe: bool,
     pub internal: Vec<String>,
     pub seconds: f64,
     pub exhausted: bool,
@@ -207,6 +233,7 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
     crate::concolic::set_inputs(server.shm(), &search.inputs);
     let start = Instant::now();
     let mut last_progress = Instant::now();
+    let mut probes = Probes { run: 0 };
     loop {
         let status = server.run()?;
         search.stats.executions += 1;
@@ -236,6 +263,11 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
         }
         match search.next_prefix(events) {
             Some(guide) => {
+                if probes.due(cfg, &search.stats) && probes.run_one(&mut server, &mut search)? {
+                    search.stats.found_by_probe = true;
+                    break;
+                }
+                let s = server.shm();
                 search.hand_over(s, &guide);
                 if search.flipped_branch {
                     values.input_vectors += 1;
@@ -270,6 +302,35 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
     Ok(Exploration { stats, violation, not_robust, outcomes, por: cfg.por, races, races_violate: cfg.races == RaceCheck::Property })
 }
 
+impl Probes {
+    fn due(&self, cfg: &Config, stats: &Stats) -> bool {
+        // (with --outcomes or --robustness every execution is wanted, and
+        // the search's own reach them)
+        cfg.probes && !cfg.all && !cfg.robustness && stats.executions % PROBE_EVERY == 0
+    }
+
+    /// Run a probe; true when it showed a violation (kept in `search`).
+    fn run_one(&mut self, server: &mut Server, search: &mut Search) -> Result<bool> {
+        self.run += 1;
+        let s = server.shm();
+        s.prefix_len = 0;
+        s.guide_len = 0;
+        s.n_sleepers = 0;
+        // the nondet values of the search's next execution: they pass its
+        // assumptions (with none, every value is 0 and a program that
+        // assumes a range never gets past it)
+        crate::concolic::set_inputs(s, &search.inputs);
+        s.probe = (self.run as u32).max(1);
+        let status = server.run();
+        server.shm().probe = 0;
+        let status = status?;
+        search.stats.probes += 1;
+        let s = server.shm();
+        let (status, witness) = settle_status(s, status);
+        Ok(search.record_violation(s, status, witness))
+    }
+}
+
 /// Hand the configuration to the runtime, before the first execution.
 fn configure(s: &mut channel::Shm, cfg: &Config) {
     s.model = cfg.model;
@@ -284,6 +345,7 @@ fn configure(s: &mut channel::Shm, cfg: &Config) {
     s.por = (cfg.por != Por::None) as u32;
     s.n_sleepers = 0;
     s.guide_len = 0;
+    s.probe = 0;
 }
 
 /// How an execution ended, once a failed assume is taken into account: a

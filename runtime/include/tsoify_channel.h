@@ -21,7 +21,7 @@
 #define TSOIFY_U64 uint64_t __attribute__((aligned(8)))
 
 #define TSOIFY_CHANNEL_MAGIC   0x54534f49u /* "TSOI" */
-#define TSOIFY_CHANNEL_VERSION 13u
+#define TSOIFY_CHANNEL_VERSION 14u
 #define TSOIFY_MAX_CHOICES     (1u << 18)
 #define TSOIFY_MAX_EVENTS      (1u << 17)
 #define TSOIFY_OUTCOME_BYTES   4096u
@@ -289,7 +289,8 @@ struct tsoify_shm {
   uint32_t unroll;     /* iterations per loop entry before UNROLL; 0 = unbounded */
   uint32_t no_await;   /* 1 = never block a thread in an await loop (it spins like any loop) */
   uint32_t spurious;   /* pthread_cond_wait may return without a signal this often per thread and execution */
-  uint32_t reserved;
+  uint32_t probe;      /* not 0: a probe execution (no prefix, guide or sleepers): scheduling by
+                          random priorities seeded with it, value choices at random (choice.c) */
   uint32_t n_options;  /* result: entries used in option_procs[] */
   uint32_t busy;       /* 1 while an execution runs (the worker died inside one if still set) */
   /* Partial order reduction (explorer -> runtime). After the last prefix

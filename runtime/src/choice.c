@@ -24,6 +24,50 @@ static uint32_t standalone_pick(uint32_t n) {
   return (uint32_t)(rt_random_state % n);
 }
 
+/* ---- probe executions (shm->probe; verify's bug-first probes) ----
+ *
+ * Scheduling as in PCT (Burckhardt et al., "A randomized scheduler with
+ * probabilistic guarantees of finding bugs"): every process (thread or
+ * flush process) has a random priority drawn from the seed, the enabled
+ * one with the highest runs, and now and then (a change point) the one
+ * that runs is demoted below all others. A bug that needs a few ordering
+ * constraints (a thread that runs after all others, a store that stays
+ * buffered until another thread has read) has a fair chance in each probe
+ * however long the execution, where uniform random choices almost never
+ * serialize twenty threads. Value choices are uniform (standalone_pick). */
+#define PROBE_MAX_DEMOTED 64
+static uint16_t demoted[PROBE_MAX_DEMOTED]; /* in the order of demotion (per execution) */
+static uint32_t n_demoted;
+
+static uint64_t mix(uint64_t x) {
+  x += 0x9e3779b97f4a7c15ull;
+  x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+  x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+  return x ^ (x >> 31);
+}
+
+/* lower is better: not demoted, then demoted longest ago */
+static uint32_t demotion(uint16_t p) {
+  for (uint32_t i = n_demoted; i-- > 0;)
+    if (demoted[i] == p) return i + 1;
+  return 0;
+}
+
+static uint32_t probe_pick(uint32_t n, const uint16_t *procs) {
+  uint64_t seed = rt_shm->probe;
+  uint32_t best = 0;
+  uint32_t best_d = demotion(procs[0]);
+  uint64_t best_p = mix(seed << 16 ^ procs[0]);
+  for (uint32_t i = 1; i < n; i++) {
+    uint32_t d = demotion(procs[i]);
+    uint64_t p = mix(seed << 16 ^ procs[i]);
+    if (d < best_d || (d == best_d && p > best_p)) best = i, best_d = d, best_p = p;
+  }
+  /* a change point at one scheduling choice in 16, 64, 256 or 1024 (by seed) */
+  if (n_demoted < PROBE_MAX_DEMOTED && standalone_pick(16u << (2 * (seed % 4))) == 0) demoted[n_demoted++] = procs[best];
+  return best;
+}
+
 /* ---- sleep sets and the guide (see tsoify_channel.h) ---- */
 
 /* Per execution (the data segment is restored between executions). */
@@ -204,7 +248,7 @@ uint32_t rt_choose_proc(uint32_t n, const uint16_t *procs, uint32_t flags) {
       if (procs[i] == want) v = i;
     if (v == n) guide_broken();
   } else if (n > 1 && !s->guide_len && !s->n_sleepers) {
-    v = standalone_pick(n);
+    v = s->probe ? probe_pick(n, procs) : standalone_pick(n);
   }
   for (uint32_t i = 0; i < n && v == n; i++)
     if (!asleep(procs[i])) v = i;

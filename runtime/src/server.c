@@ -186,6 +186,8 @@ static _Noreturn void run_worker(int argc, char **argv, char **envp, int cmd_fd,
     if (read_full(cmd_fd, &cmd, sizeof cmd) || cmd == TSOIFY_CMD_QUIT) _exit(0);
     struct tsoify_shm *s = rt_shm;
     reset_results(s);
+    /* a probe's value choices are random too (rt_choose) */
+    rt_random_state = s->probe ? (uint64_t)s->probe * 0x9e3779b97f4a7c15ull : 0;
     watch(s->hang_seconds);
     dog->started++;
     s->busy = 1;

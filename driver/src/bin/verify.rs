@@ -50,6 +50,14 @@ struct Cli {
     /// violation was found). With --compare: per configuration.
     #[arg(long)]
     max_executions: Option<u64>,
+    /// Bug-first probes: every 8 executions of the search, also run the
+    /// program once from the start scheduled by random thread priorities
+    /// (PCT), to find violations that the depth-first search reaches late,
+    /// such as one thread running after twenty others. A probe's violation
+    /// is real and ends the search; probes never count toward SAFE. Costs a
+    /// SAFE answer at most an eighth more executions.
+    #[arg(long)]
+    probes: bool,
     /// Stop after this many seconds (UNKNOWN unless a violation was found).
     /// With --compare: per configuration.
     #[arg(long)]
@@ -335,6 +343,7 @@ fn search_config(cli: &Cli, model: u32, no_data_race: bool) -> Config {
             _ => Property::AnyFailure,
         },
         robustness: cli.robustness,
+        probes: cli.probes,
         races: match cli.races {
             _ if no_data_race => RaceCheck::Property,
             Some(RacesMode::Violation) => RaceCheck::Property,
@@ -599,6 +608,10 @@ fn main() {
             build::model_name(model),
             if model == 0 { String::new() } else if cli.buffer_size == 0 { ", unbounded buffers".into() } else { format!(", buffer size {}", cli.buffer_size) }
         );
+        if s.probes > 0 {
+            let by = if s.found_by_probe { "; the violation is from the last of them" } else { "" };
+            println!("probes: {} executions by random priorities beside the search{by}", s.probes);
+        }
     }
     if cli.stats {
         let none = (cfg.por != explore::Por::None).then(|| {

@@ -1,0 +1,67 @@
+//! Bug-first probes (`verify --probes`, explore.rs `Probes`): executions
+//! by random thread priorities beside the depth-first search, which find a
+//! violation that needs one thread to run after twenty others long before
+//! the search would, and change nothing in the search itself.
+
+mod common;
+use common::*;
+
+fn program() -> String {
+    repo().join("tests/programs/probes/last-of-many.c").display().to_string()
+}
+
+fn executions(out: &str) -> u64 {
+    let s = out.split("statistics: ").nth(1).unwrap_or_else(|| panic!("no statistics: {out}"));
+    s.split_whitespace().next().unwrap().parse().unwrap()
+}
+
+#[test]
+fn a_probe_finds_the_thread_that_must_run_last() {
+    // the search alone: nowhere near it after thousands of executions
+    let (code, out, err) = run_verify(&["--model", "sc", "--max-executions", "3000", &program()]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.starts_with("UNKNOWN"), "{out}");
+    let (code, out, err) = run_verify(&["--model", "sc", "--probes", &program()]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.starts_with("VIOLATION"), "{out}");
+    assert!(out.contains("assertion `x < N' failed"), "{out}");
+    assert!(out.contains("the violation is from the last of them"), "{out}");
+    assert!(executions(&out) < 3000, "{out}");
+}
+
+/// A probe is not one of the search's executions: a SAFE program costs the
+/// same executions with probes, under every model and reduction, and the
+/// probes are counted apart.
+#[test]
+fn probes_change_nothing_in_the_search() {
+    let p = program();
+    for model in ["sc", "tso", "pso"] {
+        for por in ["optimal", "source"] {
+            let plain = ["--model", model, "--por", por, "-DN=3", "-DSAFE", &p];
+            let (code, out, err) = run_verify(&plain);
+            assert_eq!(code, 0, "{model} {por}: {out}{err}");
+            assert!(!out.contains("probes:"), "{model} {por}: {out}");
+            let with: Vec<&str> = plain.iter().copied().chain(["--probes"]).collect();
+            let (code, probed, err) = run_verify(&with);
+            assert_eq!(code, 0, "{model} {por} with probes: {probed}{err}");
+            assert!(probed.starts_with("SAFE"), "{model} {por}: {probed}");
+            let n = executions(&out);
+            assert_eq!(executions(&probed), n, "{model} {por}: {out}\n{probed}");
+            let line = probed.lines().find(|l| l.starts_with("probes: ")).unwrap_or_else(|| panic!("{probed}"));
+            let probes: u64 = line["probes: ".len()..].split_whitespace().next().unwrap().parse().unwrap();
+            assert_eq!(probes, (n - 1) / 8, "{model} {por}: {line} after {n} executions");
+        }
+    }
+}
+
+/// TSO and PSO too (release: thousands of executions there, as flush
+/// processes get priorities of their own).
+#[test]
+#[ignore]
+fn a_probe_finds_it_under_tso_and_pso() {
+    for model in ["tso", "pso"] {
+        let (code, out, err) = run_verify(&["--model", model, "--probes", &program()]);
+        assert_eq!(code, 1, "{model}: {out}{err}");
+        assert!(out.contains("the violation is from the last of them"), "{model}: {out}");
+    }
+}
