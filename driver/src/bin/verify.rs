@@ -55,7 +55,7 @@ struct Cli {
     /// (PCT), to find violations that the depth-first search reaches late,
     /// such as one thread running after twenty others. A probe's violation
     /// is real and ends the search; probes never count toward SAFE. Costs a
-    /// SAFE answer at most an eighth more executions.
+    /// SAFE answer at most an eighth more executions. On with --svcomp.
     #[arg(long)]
     probes: bool,
     /// Stop after this many seconds (UNKNOWN unless a violation was found).
@@ -343,7 +343,8 @@ fn search_config(cli: &Cli, model: u32, no_data_race: bool) -> Config {
             _ => Property::AnyFailure,
         },
         robustness: cli.robustness,
-        probes: cli.probes,
+        // (SV-COMP scores a found violation: probes are on there)
+        probes: cli.probes || cli.svcomp,
         races: match cli.races {
             _ if no_data_race => RaceCheck::Property,
             Some(RacesMode::Violation) => RaceCheck::Property,
