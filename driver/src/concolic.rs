@@ -10,7 +10,8 @@
 //! its two sides, and the concrete run takes the side its inputs give.
 //! After each execution, for each branch it met first, the solver is asked
 //! whether the other side is feasible together with the path condition of
-//! the execution so far (every earlier branch outcome, of every thread);
+//! the execution so far (every earlier branch outcome, of every thread;
+//! only those over variables connected to the branch's matter, see `Parts`);
 //! if so, the model is kept with the node, and when the search explores
 //! that option it replays the prefix with those inputs (the model
 //! satisfies every earlier outcome, so the prefix replays alike: nothing
