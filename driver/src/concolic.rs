@@ -424,16 +424,14 @@ impl Solver {
         self.vars.clear();
     }
 
-    /// A solver with nothing asserted and the current time limit.
+    /// A solver with nothing asserted (its time limit as last set).
     fn take_solver(&mut self) -> Kept {
         let ctx = self.ctx;
-        let mut kept = self.spare.pop().unwrap_or_else(|| unsafe {
+        self.spare.pop().unwrap_or_else(|| unsafe {
             let s = z3::Z3_mk_solver(ctx);
             z3::Z3_solver_inc_ref(ctx, s);
             Kept { solver: s, limit_ms: 0 }
-        });
-        self.set_limit(&mut kept);
-        kept
+        })
     }
 
     fn set_limit(&self, kept: &mut Kept) {
@@ -478,40 +476,31 @@ impl Solver {
     fn check_with(&mut self, parts: &Parts, part: u32, e: z3::Z3_ast) -> Option<Option<Vec<(u32, u32, u64)>>> {
         let ctx = self.ctx;
         let p = self.parts.entry(part).or_default();
-        let few = p.own.is_none() && p.conditions.len() < OWN_SOLVER_FROM;
-        let conditions = std::mem::take(&mut p.conditions);
-        let (solver, scratch) = if few {
-            let mut kept = match self.scratch.take() {
-                Some(k) => k,
-                None => self.take_solver(),
+        let scratch = p.own.is_none() && p.conditions.len() < OWN_SOLVER_FROM;
+        let kept = if scratch { self.scratch } else { p.own };
+        let mut kept = kept.unwrap_or_else(|| self.take_solver());
+        self.set_limit(&mut kept);
+        let solver = kept.solver;
+        let p = self.parts.get_mut(&part).expect("made above");
+        unsafe {
+            // the scratch solver holds the part's conditions for this
+            // check only; its own solver keeps them
+            let from = if scratch {
+                z3::Z3_solver_push(ctx, solver);
+                0
+            } else {
+                p.asserted
             };
-            self.set_limit(&mut kept);
+            for &c in &p.conditions[from..] {
+                z3::Z3_solver_assert(ctx, solver, c);
+            }
+        }
+        if scratch {
             self.scratch = Some(kept);
-            unsafe {
-                z3::Z3_solver_push(ctx, kept.solver);
-                for &c in &conditions {
-                    z3::Z3_solver_assert(ctx, kept.solver, c);
-                }
-            }
-            (kept.solver, true)
         } else {
-            let own = self.parts.get(&part).and_then(|p| p.own);
-            let mut kept = match own {
-                Some(k) => k,
-                None => self.take_solver(),
-            };
-            self.set_limit(&mut kept);
-            let p = self.parts.get_mut(&part).expect("the part was made above");
-            unsafe {
-                for &c in &conditions[p.asserted..] {
-                    z3::Z3_solver_assert(ctx, kept.solver, c);
-                }
-            }
-            p.asserted = conditions.len();
+            p.asserted = p.conditions.len();
             p.own = Some(kept);
-            (kept.solver, false)
-        };
-        self.parts.get_mut(&part).expect("the part was made above").conditions = conditions;
+        }
         let out = unsafe {
             // on its own solver, e under a fresh literal assumed for this
             // check only (no push and pop, which cost Z3 more than the

@@ -167,7 +167,7 @@ void __tsoify_rmw(void *addr, void *val, uint64_t size, uint32_t op, uint32_t or
   uint32_t n = (uint32_t)size;
   locked_prologue(addr, size, loc);
 #ifndef TSOIFY_EXPORT
-  if (rt_sym_n_shadow) rt_sym_unclaimed((uintptr_t)addr, n, 1);
+  if (rt_sym_n_shadow) rt_sym_rmw((uintptr_t)addr, n);
 #endif
   /* read, compute, and write if memory still holds what was read (it
    * always does unless runtime steps of other threads run meanwhile, as
@@ -191,7 +191,7 @@ uint32_t __tsoify_cmpxchg(void *addr, void *expected, const void *desired, uint6
   uint32_t n = (uint32_t)size;
   locked_prologue(addr, size, loc);
 #ifndef TSOIFY_EXPORT
-  if (rt_sym_n_shadow) rt_sym_unclaimed((uintptr_t)addr, n, 1);
+  if (rt_sym_n_shadow) rt_sym_rmw((uintptr_t)addr, n);
 #endif
   rt_val old = rt_val_get(expected, n); /* after the CAS: what memory held */
   uint32_t ok = (uint32_t)rt_mem_cas(addr, &old, rt_val_get(desired, n), n);

@@ -226,11 +226,6 @@ static uint32_t sym_seen(int t, uintptr_t a, uint32_t size, int *mixed) {
   if (partial && m) *mixed = 1;
   return partial ? 0 : m;
 }
-
-/* memory [a, a+n) is written (with node id) */
-static void sym_write(uintptr_t a, uint32_t n, uint32_t id) {
-  if (id | rt_sym_n_shadow) rt_sym_mem_write(a, n, id);
-}
 #endif
 
 void rt_mm_peek(int t, const void *addr, uint32_t size, void *out) {
@@ -260,7 +255,16 @@ void rt_mm_load(int t, const void *addr, uint32_t size, void *out, uint32_t loc)
   rt_await_read(t, addr, size, out);
 }
 
-static void write_memory(uintptr_t a, rt_val v, uint32_t n) { rt_mem_write((void *)a, n, v); }
+/* A store's bytes reach memory (at once, or at their flush), with the
+ * expression node of their value (sym.c; 0 for a concrete one). */
+static void write_memory(uintptr_t a, rt_val v, uint32_t n, uint32_t sym) {
+  rt_mem_write((void *)a, n, v);
+#ifndef TSOIFY_EXPORT
+  if (sym | rt_sym_n_shadow) rt_sym_mem_write(a, n, sym);
+#else
+  (void)sym;
+#endif
+}
 
 #if RT_FINE
 /* An access of natural width and alignment is one atomic instruction.
@@ -385,10 +389,7 @@ static void remove_entry(struct buffer *b, uint32_t idx) {
 void rt_mm_flush_entry(int t, uint32_t idx) {
   struct buffer *b = &buffers[t];
   struct entry *e = &b->e[idx];
-  write_memory(e->addr, e->val, e->size);
-#ifndef TSOIFY_EXPORT
-  sym_write(e->addr, e->size, e->sym);
-#endif
+  write_memory(e->addr, e->val, e->size, e->sym);
   rt_event(TSOIFY_EV_FLUSH, (void *)e->addr, e->size, e->val.w[0], e->loc, e->proc,
            (uint32_t)t | e->epoch << 8);
   remove_entry(b, idx);
@@ -501,20 +502,14 @@ void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t orde
   if (rt_sym_on) sym = rt_sym_take_store(t, a, size);
 #endif
   if (model == TSOIFY_MODEL_SC) {
-    write_memory(a, v, size);
-#ifndef TSOIFY_EXPORT
-    sym_write(a, size, sym);
-#endif
+    write_memory(a, v, size, sym);
     rt_event(TSOIFY_EV_STORE, addr, size, v.w[0], loc, 0, 0);
     return;
   }
   struct buffer *b = &buffers[t];
   if (order == ORD_SEQ_CST) { /* seq_cst store = xchg: drain, then write memory */
     rt_mm_drain(t, loc);
-    write_memory(a, v, size);
-#ifndef TSOIFY_EXPORT
-    sym_write(a, size, sym);
-#endif
+    write_memory(a, v, size, sym);
     rt_event(TSOIFY_EV_STORE, addr, size, v.w[0], loc, 0, 0);
     return;
   }

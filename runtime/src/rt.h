@@ -64,7 +64,7 @@ void rt_sym_drop(uintptr_t a, uint64_t n);
 uint32_t rt_sym_take_store(int t, uintptr_t a, uint64_t size);
 void rt_sym_read(int t, uintptr_t a, uint64_t n, uint32_t id, int mixed);
 void rt_sym_unseen(uint32_t id, int mixed);
-void rt_sym_unclaimed(uintptr_t a, uint64_t n, int writes);
+void rt_sym_rmw(uintptr_t a, uint64_t n);
 extern int rt_sym_on;             /* the program is instrumented for tracking */
 extern uint32_t rt_sym_n_shadow; /* symbolic values in memory */
 extern uint32_t rt_sym_stored;   /* a store took a node along (so buffers may hold some) */

@@ -30,8 +30,8 @@
  *
  * Whatever is not modelled (a symbolic value passed to a call, stored into
  * a local the runtime does not see, read back at another width or in part
- * from a buffer and in part from memory, read by the runtime itself, ...) marks the execution
- * TSOIFY_SYM_UNTRACKED with the reason: it can then only show a violation,
+ * from a buffer and in part from memory, read by the runtime itself, ...)
+ * marks the execution TSOIFY_SYM_UNTRACKED with the reason: it can then only show a violation,
  * never rule one out. Each node carries its concrete value, and every use
  * checks it against the value the program computed: a mismatch (something
  * the tracking missed) is UNTRACKED too. */
@@ -471,7 +471,6 @@ uint32_t rt_sym_mem_node(uintptr_t a, uint64_t n, int *mixed) {
   return 0;
 }
 
-
 void __tsoify_sym_store(void *p, uint64_t size, uint32_t id, uint64_t v, uint32_t bits) {
   if (!id || !in_step(id, v, bits)) return;
   int t = rt_cur;
@@ -494,7 +493,6 @@ uint32_t rt_sym_take_store(int t, uintptr_t a, uint64_t size) {
 
 /* An instrumented integer load of [p, p+size) is next (its read hands the
  * node it sees to __tsoify_sym_load). */
-
 void __tsoify_sym_claim(const void *p) {
   claimed[rt_cur] = (uintptr_t)p;
   loaded[rt_cur] = 0;
@@ -520,11 +518,12 @@ void rt_sym_unseen(uint32_t id, int mixed) {
 }
 
 /* An atomic read-modify-write of memory [a, a+n) (its thread's buffer is
- * drained): symbolic bytes there are not followed. */
-void rt_sym_unclaimed(uintptr_t a, uint64_t n, int writes) {
+ * drained): symbolic bytes there are not followed; it writes concrete
+ * bytes. */
+void rt_sym_rmw(uintptr_t a, uint64_t n) {
   if (!n_shadow) return;
   if (any_overlap(a, n)) untracked("a value built from a nondet value is read by an atomic operation or the runtime");
-  if (writes) rt_sym_mem_write(a, n, 0);
+  rt_sym_mem_write(a, n, 0);
 }
 
 uint32_t __tsoify_sym_load(const void *p, uint64_t size, uint64_t v, uint32_t bits) {
