@@ -640,7 +640,7 @@ impl<'c> Search<'c> {
             // ender's own flushes need not: no one reads after the end.
             dpor::other_threads_before_the_end(path, self.optimal);
         }
-        dpor::room_makers(path, events, self.optimal);
+        dpor::room_makers(path, self.optimal);
         if !truncated && status != Status::SleepBlocked {
             dpor::unflushed_at_the_end(path, events, self.optimal);
         }

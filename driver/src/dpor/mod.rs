@@ -61,9 +61,7 @@ use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::rc::Rc;
 
 mod analysis;
-mod room;
 pub use analysis::{forget_dropped, Analysis, Analyzer};
-pub use room::room_makers;
 
 /// `TSOIFY_DEBUG_POR` is set: print what the reduction does (read once;
 /// it is asked for every race).
@@ -492,9 +490,6 @@ struct Execution<'a> {
     events: &'a [Event],
     steps: Steps,
     a: &'a Analysis,
-    /// the analysis's races less the room races nobody could tell apart
-    /// (`room::races_to_reverse`)
-    races: Vec<(usize, usize)>,
     /// per step s, `roots(s)`: entries `roots_at[s]..roots_at[s + 1]`
     root_entries: Vec<(usize, u32)>,
     roots_at: Vec<usize>,
@@ -524,8 +519,7 @@ impl<'a> Execution<'a> {
             }
         }
         roots_at.push(root_entries.len());
-        let races = room::races_to_reverse(events, &a.races);
-        Execution { events, steps, a, races, root_entries, roots_at, reach_cells, width }
+        Execution { events, steps, a, root_entries, roots_at, reach_cells, width }
     }
 
     /// Event m and, when m is inside an atomic block, the rest of the
@@ -661,7 +655,7 @@ fn add_roots(roots: &mut Vec<(usize, u32)>, entries: impl Iterator<Item = (usize
 pub fn add_backtracks(path: &mut [Node], events: &[Event], analysis: &Analysis, ran_out: bool) {
     let x = Execution::new(path, events, analysis, ran_out);
     let proc = |m: usize| x.steps.proc[x.steps.of_event[m]];
-    for &(j, i) in &x.races {
+    for &(j, i) in &x.a.races {
         let (Some(sj), si) = (x.race_step(j), x.steps.of_event[i]) else { continue };
         if si == NO_STEP || si <= sj {
             continue;
@@ -768,7 +762,7 @@ pub fn insert_wakeups(path: &mut [Node], events: &[Event], analysis: &Analysis, 
     let mut described: Vec<Option<Rc<Step>>> = vec![None; x.steps.node.len()];
     // the steps after sj that need not follow it, per sj (races share it)
     let mut free_after: HashMap<usize, Vec<usize>> = HashMap::new();
-    for &(j, i) in &x.races {
+    for &(j, i) in &x.a.races {
         // i in an atomic block: the reversal starts the block (x.race_step)
         let (Some(sj), Some(si)) = (x.race_step(j), x.race_step(i)) else { continue };
         if si <= sj {
@@ -1056,6 +1050,19 @@ pub fn unflushed_at_the_end(path: &mut [Node], events: &[Event], optimal: bool) 
             let awake: Vec<u32> = want.into_iter().filter(|&o| !node.asleep(node.options[o as usize])).collect();
             add_first_steps(node, awake, optimal, false);
         }
+    }
+}
+
+/// Where a thread waits for room in its full bounded buffer, any flush of
+/// it may be the one that makes room, and which entry leaves decides what
+/// stays buffered (under PSO several may leave; the flushes commute as
+/// events, so no race shows the choice): every flush option there is tried
+/// (source DPOR: backtracked unless asleep; optimal: a synthetic one-step
+/// branch).
+pub fn room_makers(path: &mut [Node], optimal: bool) {
+    for node in path.iter_mut().filter(|n| n.room_wait && n.schedule) {
+        let flushes: Vec<u32> = (0..node.count).filter(|&o| crate::channel::flush_owner(node.options[o as usize]).is_some() && !node.asleep(node.options[o as usize])).collect();
+        add_first_steps(node, flushes, optimal, false);
     }
 }
 
