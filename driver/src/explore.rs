@@ -7,7 +7,7 @@
 //! leaf of the tree exactly once: every schedule, every buffer flush order,
 //! every enumerated nondet value.
 
-use crate::channel::{self, Event, Input, Server, Status};
+use crate::channel::{self, Event, Input, Server, Status, EV_DROP, EV_FLUSH, EV_STORE};
 use crate::dpor::{self, Inputs, Node, Step, WNode};
 use std::rc::Rc;
 use anyhow::Result;
@@ -45,6 +45,10 @@ pub struct Config {
     /// run a probe execution (random priorities) every PROBE_EVERY
     /// executions of the search, to find violations early (see `Probes`)
     pub probes: bool,
+    /// under TSO or PSO with a bound, search with unbounded buffers first
+    /// and search with the bound only if that answer does not carry over
+    /// (see `explore`)
+    pub unbounded_first: bool,
 }
 
 /// Executions of the search per probe execution.
@@ -210,6 +214,39 @@ pub struct Exploration {
     pub races: Vec<FoundRace>,
     /// a data race is a violation (`RaceCheck::Property`)
     pub races_violate: bool,
+    /// the search with unbounded buffers that came first, when there was one
+    pub unbounded: Option<UnboundedFirst>,
+}
+
+/// What the search with unbounded buffers found, before (or instead of) the
+/// one with the bound (`explore`).
+#[derive(Clone, Debug)]
+pub struct UnboundedFirst {
+    /// its answer is the answer for the bound: SAFE, or a violation that
+    /// never buffers more stores per thread than the bound
+    pub carried_over: bool,
+    /// its verdict line (SAFE, VIOLATION with the kind, UNKNOWN with why)
+    pub verdict: String,
+    pub executions: u64,
+    pub seconds: f64,
+    /// the violation it found: the most stores a thread of it held
+    /// buffered at once (usize::MAX when its log was cut)
+    pub violation_buffered: Option<usize>,
+}
+
+impl UnboundedFirst {
+    /// One line for a person: what the search with unbounded buffers found
+    /// and what that means at `bound`.
+    pub fn note(&self, bound: u32) -> String {
+        let what = format!("{} with unbounded buffers ({} executions, {:.3} s)", self.verdict, self.executions, self.seconds);
+        match (self.carried_over, self.violation_buffered) {
+            (true, Some(n)) => format!("{what}; the counterexample buffers at most {n} store{} per thread, within buffer size {bound}", if n == 1 { "" } else { "s" }),
+            (true, None) => format!("{what}, which include every execution at buffer size {bound} (--direct-bound: search with the bound)"),
+            (false, Some(usize::MAX)) => format!("{what}, its trace cut short; searched again with buffer size {bound}"),
+            (false, Some(n)) => format!("{what}, needing {n} buffered stores in one thread; searched again with buffer size {bound}"),
+            (false, None) => format!("{what}; searched again with buffer size {bound}"),
+        }
+    }
 }
 
 /// A data race and the execution that showed it first.
@@ -224,7 +261,69 @@ pub struct FoundRace {
 }
 
 /// Explore the program.
+///
+/// Under TSO or PSO with a bound K (and `unbounded_first`), the program is
+/// first explored with unbounded buffers. A bound only makes a store wait
+/// until a flush has made room, and any flush may run earlier without one:
+/// every execution that never holds more than K stores in a thread's
+/// buffers is also an execution with unbounded buffers. So SAFE there is
+/// SAFE at K, and a violating execution that never buffered more than K
+/// stores per thread is one at K; only otherwise does the search run again
+/// with the bound (with the time left). Bounded PSO is where this matters:
+/// which entry leaves a full buffer is a choice that the reductions explore
+/// wherever two flushes could make the room, so a thread that stores to
+/// many addresses in a row multiplies the executions (SV-COMP queue_ok:
+/// 2 executions unbounded, none of 44,000 in 60 s complete at K = 32).
+/// `--outcomes` (whose set depends on the bound), `--robustness`, a data
+/// race as the property and `--compare` search with the bound directly.
 pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut progress: impl FnMut(&Stats)) -> Result<Exploration> {
+    let direct = !cfg.unbounded_first || cfg.model == 0 || cfg.bound == 0 || cfg.all || cfg.robustness || cfg.races == RaceCheck::Property;
+    if direct {
+        return search(program, args, info, cfg, progress);
+    }
+    let started = Instant::now();
+    let unbounded = Config { bound: 0, timeout: cfg.timeout.map(|t| t / 2), ..cfg.clone() };
+    let mut first = search(program, args, info, &unbounded, &mut progress)?;
+    let buffered = first.violation.as_ref().map(|v| if v.events_truncated { usize::MAX } else { most_buffered(&v.events) });
+    let verdict = crate::report::verdict(&first);
+    let carried_over = (first.violation.is_none() && verdict.verdict == "SAFE") || buffered.is_some_and(|n| n <= cfg.bound as usize);
+    let summary = UnboundedFirst {
+        carried_over,
+        verdict: verdict.line(),
+        executions: first.stats.executions,
+        seconds: first.stats.seconds,
+        violation_buffered: buffered,
+    };
+    if carried_over {
+        first.unbounded = Some(summary);
+        return Ok(first);
+    }
+    let rest = Config { timeout: cfg.timeout.map(|t| t.saturating_sub(started.elapsed())), ..cfg.clone() };
+    let mut bounded = search(program, args, info, &rest, progress)?;
+    bounded.unbounded = Some(summary);
+    Ok(bounded)
+}
+
+/// The most stores one thread held buffered at once in an execution.
+fn most_buffered(events: &[Event]) -> usize {
+    let mut held: BTreeMap<u32, usize> = BTreeMap::new();
+    let mut most = 0;
+    for e in events {
+        let (thread, delta) = match e.kind {
+            EV_STORE if e.is_buffered_store() => (e.thread as u32, 1isize),
+            EV_FLUSH => (e.thread as u32, -1),
+            EV_DROP => (e.aux2, -1),
+            _ => continue,
+        };
+        let n = held.entry(thread).or_default();
+        *n = n.saturating_add_signed(delta);
+        most = most.max(*n);
+    }
+    most
+}
+
+/// One search with `cfg` as it is.
+fn search(program: &Path, args: &[String], info: &Path, cfg: &Config, mut progress: impl FnMut(&Stats)) -> Result<Exploration> {
     let mut server = Server::start(program, args, info)?;
     configure(server.shm(), cfg);
     let mut search = Search::new(cfg);
@@ -299,7 +398,7 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
         search.stats.nondet_queries = values.queries;
     }
     let Search { stats, violation, not_robust, outcomes, races, .. } = search;
-    Ok(Exploration { stats, violation, not_robust, outcomes, por: cfg.por, races, races_violate: cfg.races == RaceCheck::Property })
+    Ok(Exploration { stats, violation, not_robust, outcomes, por: cfg.por, races, races_violate: cfg.races == RaceCheck::Property, unbounded: None })
 }
 
 impl Probes {

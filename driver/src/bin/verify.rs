@@ -58,6 +58,15 @@ struct Cli {
     /// SAFE answer at most an eighth more executions. On with --svcomp.
     #[arg(long)]
     probes: bool,
+    /// Search with the --buffer-size bound from the start. By default, under
+    /// TSO and PSO with a bound K, verify first searches with unbounded
+    /// buffers: every execution that buffers at most K stores per thread is
+    /// one of those, so SAFE there holds at K, and so does a violation that
+    /// never buffers more than K stores; only otherwise does it search again
+    /// with the bound. (Under PSO the bounded search alone can take far
+    /// longer: which entry leaves a full buffer is a choice.)
+    #[arg(long)]
+    direct_bound: bool,
     /// Stop after this many seconds (UNKNOWN unless a violation was found).
     /// With --compare: per configuration.
     #[arg(long)]
@@ -266,6 +275,18 @@ struct Summary<'a> {
     /// data races seen, one per pair of program locations
     races: Vec<RaceRow>,
     warnings: &'a [String],
+    /// under TSO or PSO with a bound: what the search with unbounded
+    /// buffers that came first found, and whether that is the answer
+    unbounded_first: Option<UnboundedFirstRow>,
+}
+
+#[derive(Serialize)]
+struct UnboundedFirstRow {
+    carried_over: bool,
+    verdict: String,
+    executions: u64,
+    seconds: f64,
+    note: String,
 }
 
 #[derive(Serialize)]
@@ -345,6 +366,7 @@ fn search_config(cli: &Cli, model: u32, no_data_race: bool) -> Config {
         robustness: cli.robustness,
         // (SV-COMP scores a found violation: probes are on there)
         probes: cli.probes || cli.svcomp,
+        unbounded_first: !cli.direct_bound,
         races: match cli.races {
             _ if no_data_race => RaceCheck::Property,
             Some(RacesMode::Violation) => RaceCheck::Property,
@@ -609,6 +631,9 @@ fn main() {
             build::model_name(model),
             if model == 0 { String::new() } else if cli.buffer_size == 0 { ", unbounded buffers".into() } else { format!(", buffer size {}", cli.buffer_size) }
         );
+        if let Some(u) = &x.unbounded {
+            println!("unbounded first: {}", u.note(cli.buffer_size));
+        }
         if s.probes > 0 {
             let by = if s.found_by_probe { "; the violation is from the last of them" } else { "" };
             println!("probes: {} executions by random priorities beside the search{by}", s.probes);
@@ -641,6 +666,13 @@ fn main() {
             incomplete,
             races: x.races.iter().map(|r| race_row(r, &info)).collect(),
             warnings: &warnings,
+            unbounded_first: x.unbounded.as_ref().map(|u| UnboundedFirstRow {
+                carried_over: u.carried_over,
+                verdict: u.verdict.clone(),
+                executions: u.executions,
+                seconds: u.seconds,
+                note: u.note(cli.buffer_size),
+            }),
         };
         std::fs::write(path, serde_json::to_string_pretty(&summary).expect("summary serialises"))
             .unwrap_or_else(|e| fail(format!("{}: {e}", path.display())));

@@ -157,6 +157,8 @@ fn config_for(model: u32, bound: Option<u32>, settings: &Settings) -> Config {
         property: Default::default(),
         robustness: false,
         races: crate::explore::RaceCheck::Off,
+        // each bound's own search: the table compares them
+        unbounded_first: false,
         ..settings.search.clone()
     }
 }
