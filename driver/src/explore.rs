@@ -225,8 +225,9 @@ pub struct UnboundedFirst {
     /// its answer is the answer for the bound: SAFE, or a violation that
     /// never buffers more stores per thread than the bound
     pub carried_over: bool,
-    /// its verdict line (SAFE, VIOLATION with the kind, UNKNOWN with why)
-    pub verdict: String,
+    /// its verdict (SAFE, VIOLATION or UNKNOWN) and the kind or reason
+    pub verdict: &'static str,
+    pub reason: String,
     pub executions: u64,
     pub seconds: f64,
     /// the violation it found: the most stores a thread of it held
@@ -238,10 +239,11 @@ impl UnboundedFirst {
     /// One line for a person: what the search with unbounded buffers found
     /// and what that means at `bound`.
     pub fn note(&self, bound: u32) -> String {
-        let what = format!("{} with unbounded buffers ({} executions, {:.3} s)", self.verdict, self.executions, self.seconds);
+        let why = if self.reason.is_empty() { String::new() } else { format!(" ({})", self.reason) };
+        let what = format!("{}{why} with unbounded buffers, after {} executions in {:.3} s", self.verdict, self.executions, self.seconds);
         match (self.carried_over, self.violation_buffered) {
             (true, Some(n)) => format!("{what}; the counterexample buffers at most {n} store{} per thread, within buffer size {bound}", if n == 1 { "" } else { "s" }),
-            (true, None) => format!("{what}, which include every execution at buffer size {bound} (--direct-bound: search with the bound)"),
+            (true, None) => format!("{what}; every execution at buffer size {bound} is one of those (--direct-bound: search with the bound)"),
             (false, Some(usize::MAX)) => format!("{what}, its trace cut short; searched again with buffer size {bound}"),
             (false, Some(n)) => format!("{what}, needing {n} buffered stores in one thread; searched again with buffer size {bound}"),
             (false, None) => format!("{what}; searched again with buffer size {bound}"),
@@ -289,7 +291,8 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
     let carried_over = (first.violation.is_none() && verdict.verdict == "SAFE") || buffered.is_some_and(|n| n <= cfg.bound as usize);
     let summary = UnboundedFirst {
         carried_over,
-        verdict: verdict.line(),
+        verdict: verdict.verdict,
+        reason: verdict.reason,
         executions: first.stats.executions,
         seconds: first.stats.seconds,
         violation_buffered: buffered,
@@ -298,7 +301,12 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
         first.unbounded = Some(summary);
         return Ok(first);
     }
-    let rest = Config { timeout: cfg.timeout.map(|t| t.saturating_sub(started.elapsed())), ..cfg.clone() };
+    // the limits are the whole run's: the bounded search gets what is left
+    let rest = Config {
+        timeout: cfg.timeout.map(|t| t.saturating_sub(started.elapsed())),
+        max_executions: cfg.max_executions.map(|m| m.saturating_sub(first.stats.executions).max(1)),
+        ..cfg.clone()
+    };
     let mut bounded = search(program, args, info, &rest, progress)?;
     bounded.unbounded = Some(summary);
     Ok(bounded)

@@ -283,7 +283,8 @@ struct Summary<'a> {
 #[derive(Serialize)]
 struct UnboundedFirstRow {
     carried_over: bool,
-    verdict: String,
+    verdict: &'static str,
+    reason: String,
     executions: u64,
     seconds: f64,
     note: String,
@@ -668,7 +669,8 @@ fn main() {
             warnings: &warnings,
             unbounded_first: x.unbounded.as_ref().map(|u| UnboundedFirstRow {
                 carried_over: u.carried_over,
-                verdict: u.verdict.clone(),
+                verdict: u.verdict,
+                reason: u.reason.clone(),
                 executions: u.executions,
                 seconds: u.seconds,
                 note: u.note(cli.buffer_size),
