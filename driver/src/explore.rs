@@ -220,7 +220,7 @@ pub struct Exploration {
 
 /// What the search with unbounded buffers found, before (or instead of) the
 /// one with the bound (`explore`).
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, serde::Serialize)]
 pub struct UnboundedFirst {
     /// its answer is the answer for the bound: SAFE, or a violation that
     /// never buffers more stores per thread than the bound
@@ -288,7 +288,7 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
     let mut first = search(program, args, info, &unbounded, &mut progress)?;
     let buffered = first.violation.as_ref().map(|v| if v.events_truncated { usize::MAX } else { most_buffered(&v.events) });
     let verdict = crate::report::verdict(&first);
-    let carried_over = (first.violation.is_none() && verdict.verdict == "SAFE") || buffered.is_some_and(|n| n <= cfg.bound as usize);
+    let carried_over = verdict.verdict == "SAFE" || buffered.is_some_and(|n| n <= cfg.bound as usize);
     let summary = UnboundedFirst {
         carried_over,
         verdict: verdict.verdict,

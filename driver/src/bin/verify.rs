@@ -277,16 +277,13 @@ struct Summary<'a> {
     warnings: &'a [String],
     /// under TSO or PSO with a bound: what the search with unbounded
     /// buffers that came first found, and whether that is the answer
-    unbounded_first: Option<UnboundedFirstRow>,
+    unbounded_first: Option<UnboundedFirstRow<'a>>,
 }
 
 #[derive(Serialize)]
-struct UnboundedFirstRow {
-    carried_over: bool,
-    verdict: &'static str,
-    reason: String,
-    executions: u64,
-    seconds: f64,
+struct UnboundedFirstRow<'a> {
+    #[serde(flatten)]
+    run: &'a explore::UnboundedFirst,
     note: String,
 }
 
@@ -667,14 +664,7 @@ fn main() {
             incomplete,
             races: x.races.iter().map(|r| race_row(r, &info)).collect(),
             warnings: &warnings,
-            unbounded_first: x.unbounded.as_ref().map(|u| UnboundedFirstRow {
-                carried_over: u.carried_over,
-                verdict: u.verdict,
-                reason: u.reason.clone(),
-                executions: u.executions,
-                seconds: u.seconds,
-                note: u.note(cli.buffer_size),
-            }),
+            unbounded_first: x.unbounded.as_ref().map(|u| UnboundedFirstRow { run: u, note: u.note(cli.buffer_size) }),
         };
         std::fs::write(path, serde_json::to_string_pretty(&summary).expect("summary serialises"))
             .unwrap_or_else(|e| fail(format!("{}: {e}", path.display())));
