@@ -7,7 +7,7 @@ use std::path::Path;
 use std::process::{Child, Command, Stdio};
 
 pub const MAGIC: u32 = 0x54534f49;
-pub const VERSION: u32 = 14;
+pub const VERSION: u32 = 15;
 pub const MAX_CHOICES: usize = 1 << 18;
 pub const MAX_EVENTS: usize = 1 << 17;
 pub const OUTCOME_BYTES: usize = 4096;
@@ -20,7 +20,7 @@ pub const MAX_GUIDE: usize = 1 << 16;
 pub const MAX_INPUTS: usize = 1024;
 pub const MAX_SYM_NODES: usize = 1 << 16;
 pub const MAX_PATH: usize = 1 << 14;
-/// A guide entry naming a process to schedule (low 16 bits); other entries
+/// A guide entry naming a process to schedule (the other 31 bits); other entries
 /// are alternatives at value choices.
 pub const GUIDE_PROC: u32 = 0x8000_0000;
 pub const FP_READ: u8 = 1;
@@ -31,21 +31,22 @@ pub const FP_FLUSH: u8 = 16;
 pub const FP_AFTER_FLUSHES: u8 = 32;
 pub const FP_TRY: u8 = 64;
 /// Process id of the flush process of thread t's store buffer: FLUSH_PROC + t.
-pub const FLUSH_PROC: u16 = 64;
-/// Under PSO, thread t's k-th buffer is PSO_FLUSH_PROC + t * PSO_PROCS_PER_THREAD + k.
-pub const PSO_FLUSH_PROC: u16 = 128;
-pub const PSO_PROCS_PER_THREAD: u16 = 512;
+pub const FLUSH_PROC: u32 = 64;
+/// Under PSO, thread t's buffer for the k-th address it stores to is
+/// PSO_FLUSH_PROC + k * PSO_THREAD_STRIDE + t (tsoify_channel.h).
+pub const PSO_FLUSH_PROC: u32 = 128;
+pub const PSO_THREAD_STRIDE: u32 = 64;
 
 /// The thread whose buffer a flush process empties (None for a thread).
-pub fn flush_owner(proc: u16) -> Option<u16> {
+pub fn flush_owner(proc: u32) -> Option<u32> {
     match proc {
         p if p < FLUSH_PROC => None,
         p if p < PSO_FLUSH_PROC => Some(p - FLUSH_PROC),
-        p => Some((p - PSO_FLUSH_PROC) / PSO_PROCS_PER_THREAD),
+        p => Some((p - PSO_FLUSH_PROC) % PSO_THREAD_STRIDE),
     }
 }
 /// A flush process of a PSO buffer (one per thread and address).
-pub fn is_pso_flush_proc(proc: u16) -> bool {
+pub fn is_pso_flush_proc(proc: u32) -> bool {
     proc >= PSO_FLUSH_PROC
 }
 /// event kinds (enum tsoify_event_kind) the explorer looks for by name
@@ -166,10 +167,10 @@ pub struct Choice {
 pub struct Footprint {
     pub lo: u64,
     pub hi: u64,
-    pub proc: u16,
+    pub proc: u32,
     pub owner: u16,
     pub access: u8,
-    pub pad: [u8; 3],
+    pub pad: u8,
 }
 
 impl Footprint {
@@ -245,8 +246,8 @@ impl Footprint {
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Sleeper {
-    pub proc: u16,
-    pub n: u16,
+    pub proc: u32,
+    pub n: u32,
     pub first: u32,
 }
 
@@ -306,11 +307,11 @@ pub struct Shm {
     pub outcome: [u8; OUTCOME_BYTES],
     pub choices: [Choice; MAX_CHOICES],
     pub events: [Event; MAX_EVENTS],
-    pub option_procs: [u16; MAX_OPTIONS],
+    pub option_procs: [u32; MAX_OPTIONS],
     pub sleepers: [Sleeper; MAX_SLEEPERS],
     pub sleep_fps: [Footprint; MAX_SLEEP_FPS],
     pub guide: [u32; MAX_GUIDE],
-    pub sleep_procs: [u16; MAX_SLEEP_PROCS],
+    pub sleep_procs: [u32; MAX_SLEEP_PROCS],
     pub n_inputs: u32,
     pub n_sym_nodes: u32,
     pub n_path: u32,
@@ -322,16 +323,16 @@ pub struct Shm {
 }
 
 /// The size the C header asserts too (a layout change fails to compile).
-pub const SHM_BYTES: usize = 21_716_096;
+pub const SHM_BYTES: usize = 25_911_424;
 const _: () = assert!(std::mem::size_of::<Shm>() == SHM_BYTES);
 // the offsets the C header asserts under -m32 and -m64 alike (an ILP32
 // program's runtime shares this memory with the 64-bit verify)
 const _: () = {
     use std::mem::{offset_of, size_of};
-    assert!(size_of::<Choice>() == 28 && size_of::<Footprint>() == 24 && size_of::<Sleeper>() == 8 && size_of::<Event>() == 56);
+    assert!(size_of::<Choice>() == 28 && size_of::<Footprint>() == 24 && size_of::<Sleeper>() == 12 && size_of::<Event>() == 56);
     assert!(offset_of!(Event, addr) == 8 && offset_of!(Event, aux) == 24 && offset_of!(Event, fp) == 32);
     assert!(offset_of!(Shm, steps) == 104 && offset_of!(Shm, choices) == 4720);
-    assert!(offset_of!(Shm, events) == 7_344_752 && offset_of!(Shm, sleep_fps) == 16_783_984);
+    assert!(offset_of!(Shm, events) == 7_344_752 && offset_of!(Shm, sleep_fps) == 18_882_160);
 };
 
 /// How an execution ended (enum tsoify_status).

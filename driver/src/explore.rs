@@ -881,7 +881,7 @@ fn set_sleepers(s: &mut channel::Shm, sleepers: &mut Vec<Rc<Step>>) {
     let mut sent: Vec<Rc<Step>> = vec![];
     let mut fps = 0usize;
     for z in sleepers.iter() {
-        if z.open || sent.iter().any(|y| y.proc == z.proc) || sent.len() == channel::MAX_SLEEPERS || fps + z.fps.len() > channel::MAX_SLEEP_FPS || z.fps.len() > u16::MAX as usize {
+        if z.open || sent.iter().any(|y| y.proc == z.proc) || sent.len() == channel::MAX_SLEEPERS || fps + z.fps.len() > channel::MAX_SLEEP_FPS {
             if dpor::debug_por() && !sent.iter().any(|y| y.proc == z.proc) {
                 eprintln!("sleeper {} left awake (open {}, {} footprints)", z.proc, z.open, z.fps.len());
             }
@@ -890,7 +890,7 @@ fn set_sleepers(s: &mut channel::Shm, sleepers: &mut Vec<Rc<Step>>) {
         if dpor::debug_por() {
             eprintln!("sleeper {}: {:?}", z.proc, z.fps.iter().map(|f| (f.access, f.lo, f.hi)).collect::<Vec<_>>());
         }
-        s.sleepers[sent.len()] = channel::Sleeper { proc: z.proc, n: z.fps.len() as u16, first: fps as u32 };
+        s.sleepers[sent.len()] = channel::Sleeper { proc: z.proc, n: z.fps.len() as u32, first: fps as u32 };
         s.sleep_fps[fps..fps + z.fps.len()].copy_from_slice(&z.fps);
         fps += z.fps.len();
         sent.push(z.clone());

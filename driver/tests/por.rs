@@ -573,3 +573,22 @@ fn room_choices_are_not_lost() {
         assert_eq!(outcome_set(&prog, "pso", 2, por), none, "pso-room-maker-seen-later under pso K=2, --por {por}");
     }
 }
+
+/// A thread that buffers stores to 1,000 addresses under PSO has 1,000
+/// flush processes: with 16-bit process ids it stopped at 512 ("buffered
+/// more than 512 addresses", UNKNOWN; SV-COMP queue_ok_longer). The flag
+/// can overtake the last element under PSO, not under TSO.
+#[test]
+fn pso_threads_may_buffer_many_addresses() {
+    let dir = tempfile::tempdir().unwrap();
+    let prog = build(&repo().join("tests/programs/reduction/pso-many-addresses.c"), dir.path());
+    for por in ["optimal", "source"] {
+        for k in ["0", "32"] {
+            let (code, s) = verify_json(&prog, &["--model", "pso", "--buffer-size", k, "--por", por]);
+            assert_eq!(code, 1, "PSO K={k} --por {por}: {s}");
+            assert_eq!(s["reason"], "assertion", "PSO K={k} --por {por}: {s}");
+        }
+        let (code, s) = verify_json(&prog, &["--model", "tso", "--por", por]);
+        assert_eq!(code, 0, "TSO --por {por}: {s}");
+    }
+}

@@ -21,7 +21,7 @@
 #define TSOIFY_U64 uint64_t __attribute__((aligned(8)))
 
 #define TSOIFY_CHANNEL_MAGIC   0x54534f49u /* "TSOI" */
-#define TSOIFY_CHANNEL_VERSION 14u
+#define TSOIFY_CHANNEL_VERSION 15u
 #define TSOIFY_MAX_CHOICES     (1u << 18)
 #define TSOIFY_MAX_EVENTS      (1u << 17)
 #define TSOIFY_OUTCOME_BYTES   4096u
@@ -34,16 +34,20 @@
 #define TSOIFY_MAX_INPUTS      1024u
 #define TSOIFY_MAX_SYM_NODES   (1u << 16)
 #define TSOIFY_MAX_PATH        (1u << 14)
-/* process ids in option lists: thread t is t; under TSO the flush process
- * of thread t's buffer is TSOIFY_FLUSH_PROC + t; under PSO each (thread,
- * address) buffer is its own flush process, numbered from
- * TSOIFY_PSO_FLUSH_PROC + t * TSOIFY_PSO_PROCS_PER_THREAD + k for the k-th
- * distinct address thread t stores to (so the number depends only on t's
- * own program order, and stays the same when the explorer reorders the
- * steps of different threads) */
+/* process ids (32 bits; the guide's TSOIFY_GUIDE_PROC bit aside, 31) in
+ * option lists: thread t is t; under TSO the flush process of thread t's
+ * buffer is TSOIFY_FLUSH_PROC + t; under PSO each (thread, address) buffer
+ * is its own flush process, numbered
+ * TSOIFY_PSO_FLUSH_PROC + k * TSOIFY_PSO_THREAD_STRIDE + t for the k-th
+ * distinct address thread t stores to in the execution (so the number
+ * depends only on t's own program order, and stays the same when the
+ * explorer reorders the steps of different threads; k-major, so the ids of
+ * a program with few addresses stay small), for k below
+ * TSOIFY_PSO_ADDRS_PER_THREAD */
 #define TSOIFY_FLUSH_PROC      64u
 #define TSOIFY_PSO_FLUSH_PROC  128u
-#define TSOIFY_PSO_PROCS_PER_THREAD 512u
+#define TSOIFY_PSO_THREAD_STRIDE 64u /* >= the runtime's RT_MAX_THREADS */
+#define TSOIFY_PSO_ADDRS_PER_THREAD (1u << 16)
 
 enum tsoify_model { TSOIFY_MODEL_SC = 0, TSOIFY_MODEL_TSO = 1, TSOIFY_MODEL_PSO = 2 };
 
@@ -138,10 +142,10 @@ struct tsoify_choice {
 struct tsoify_footprint {
   TSOIFY_U64 lo;
   TSOIFY_U64 hi;
-  uint16_t proc;   /* the process the event belongs to */
+  uint32_t proc;   /* the process the event belongs to */
   uint16_t owner;  /* FLUSH / AFTER_FLUSHES: the thread whose buffers */
   uint8_t access;  /* TSOIFY_FP_* bits; 0 = touches nothing another process sees */
-  uint8_t pad[3];
+  uint8_t pad;
 };
 
 /* A sleeping process (explorer -> runtime): its next step, as the explorer
@@ -150,8 +154,8 @@ struct tsoify_footprint {
  * with one of those footprints (then it wakes up for the rest of the
  * execution). */
 struct tsoify_sleeper {
-  uint16_t proc;
-  uint16_t n;
+  uint32_t proc;
+  uint32_t n;
   uint32_t first;
 };
 
@@ -296,7 +300,7 @@ struct tsoify_shm {
   /* Partial order reduction (explorer -> runtime). After the last prefix
    * choice the processes in sleepers[] are asleep. Then the choices follow
    * guide[] while it lasts: an entry with TSOIFY_GUIDE_PROC set names the
-   * process to schedule (low 16 bits), any other entry is the alternative
+   * process to schedule (the other 31 bits), any other entry is the alternative
    * to take at a value choice. Past the guide a scheduling choice takes the
    * first option that is not asleep (all asleep: SLEEP_BLOCKED); a value
    * choice takes 0. */
@@ -317,11 +321,11 @@ struct tsoify_shm {
   char outcome[TSOIFY_OUTCOME_BYTES];
   struct tsoify_choice choices[TSOIFY_MAX_CHOICES];
   struct tsoify_event events[TSOIFY_MAX_EVENTS];
-  uint16_t option_procs[TSOIFY_MAX_OPTIONS];
+  uint32_t option_procs[TSOIFY_MAX_OPTIONS];
   struct tsoify_sleeper sleepers[TSOIFY_MAX_SLEEPERS];
   struct tsoify_footprint sleep_fps[TSOIFY_MAX_SLEEP_FPS];
   uint32_t guide[TSOIFY_MAX_GUIDE];
-  uint16_t sleep_procs[TSOIFY_MAX_SLEEP_PROCS];
+  uint32_t sleep_procs[TSOIFY_MAX_SLEEP_PROCS];
   /* concolic tracking (see struct tsoify_sym_node above) */
   uint32_t n_inputs;    /* explorer -> runtime */
   uint32_t n_sym_nodes; /* results: nodes used (node 0 unused), path conditions, TSOIFY_SYM_* */
@@ -336,19 +340,19 @@ struct tsoify_shm {
 #define TSOIFY_GUIDE_PROC 0x80000000u
 
 /* Both sides assert this size, so a layout change shows up at compile time. */
-#define TSOIFY_SHM_BYTES 21716096u
+#define TSOIFY_SHM_BYTES 25911424u
 _Static_assert(sizeof(struct tsoify_shm) == TSOIFY_SHM_BYTES, "update TSOIFY_SHM_BYTES here and SHM_BYTES in channel.rs");
 /* The layout both sides (a 32-bit program and the 64-bit verify) must
  * share, as driver/src/channel.rs has it: a change that differs between
  * -m32 and -m64 fails to compile the 32-bit runtime here. */
 _Static_assert(sizeof(struct tsoify_choice) == 28, "tsoify_choice layout");
 _Static_assert(sizeof(struct tsoify_footprint) == 24 && offsetof(struct tsoify_footprint, proc) == 16, "tsoify_footprint layout");
-_Static_assert(sizeof(struct tsoify_sleeper) == 8, "tsoify_sleeper layout");
+_Static_assert(sizeof(struct tsoify_sleeper) == 12, "tsoify_sleeper layout");
 _Static_assert(sizeof(struct tsoify_event) == 56 && offsetof(struct tsoify_event, addr) == 8 && offsetof(struct tsoify_event, aux) == 24 &&
                    offsetof(struct tsoify_event, fp) == 32,
                "tsoify_event layout");
 _Static_assert(offsetof(struct tsoify_shm, steps) == 104 && offsetof(struct tsoify_shm, choices) == 4720 &&
-                   offsetof(struct tsoify_shm, events) == 7344752 && offsetof(struct tsoify_shm, sleep_fps) == 16783984,
+                   offsetof(struct tsoify_shm, events) == 7344752 && offsetof(struct tsoify_shm, sleep_fps) == 18882160,
                "tsoify_shm layout");
 
 /* Fork-server protocol on the control pipes: the explorer writes one

@@ -36,7 +36,7 @@ static uint32_t standalone_pick(uint32_t n) {
  * however long the execution, where uniform random choices almost never
  * serialize twenty threads. Value choices are uniform (standalone_pick). */
 #define PROBE_MAX_DEMOTED 64
-static uint16_t demoted[PROBE_MAX_DEMOTED]; /* in the order of demotion (per execution) */
+static uint32_t demoted[PROBE_MAX_DEMOTED]; /* in the order of demotion (per execution) */
 static uint32_t n_demoted;
 
 static uint64_t mix(uint64_t x) {
@@ -47,13 +47,13 @@ static uint64_t mix(uint64_t x) {
 }
 
 /* lower is better: not demoted, then demoted longest ago */
-static uint32_t demotion(uint16_t p) {
+static uint32_t demotion(uint32_t p) {
   for (uint32_t i = n_demoted; i-- > 0;)
     if (demoted[i] == p) return i + 1;
   return 0;
 }
 
-static uint32_t probe_pick(uint32_t n, const uint16_t *procs) {
+static uint32_t probe_pick(uint32_t n, const uint32_t *procs) {
   uint64_t seed = rt_shm->probe;
   uint32_t best = 0;
   uint32_t best_d = demotion(procs[0]);
@@ -107,7 +107,7 @@ static void wake_sleepers(const struct tsoify_footprint *f) {
   }
 }
 
-static int asleep(uint16_t proc) {
+static int asleep(uint32_t proc) {
   struct tsoify_shm *s = rt_shm;
   if (!sleep_active) return 0;
   for (uint32_t i = 0; i < s->n_sleepers; i++)
@@ -228,7 +228,7 @@ void rt_branch_choice(uint32_t taken) {
 /* A scheduling choice among processes. Recorded even with one option, so
  * that every step of an execution (one process running from one scheduling
  * point to the next) starts at a choice the explorer can see. */
-uint32_t rt_choose_proc(uint32_t n, const uint16_t *procs, uint32_t flags) {
+uint32_t rt_choose_proc(uint32_t n, const uint32_t *procs, uint32_t flags) {
   struct tsoify_shm *s = rt_shm;
   uint32_t base = s->n_options;
   if (base + n > TSOIFY_MAX_OPTIONS) rt_end(TSOIFY_ST_INTERNAL, 0, "more than %u scheduling options in one execution", TSOIFY_MAX_OPTIONS);
@@ -271,14 +271,14 @@ uint64_t rt_value_of(const void *bytes, uint32_t size) {
  * what each operation touches. */
 static void footprint(struct tsoify_footprint *f, int kind, uint64_t addr, uint32_t size, uint64_t value, uint32_t aux) {
   memset(f, 0, sizeof *f);
-  f->proc = (uint16_t)rt_cur;
+  f->proc = (uint32_t)rt_cur;
   f->lo = addr;
   f->hi = addr + (size ? size : 1);
   switch (kind) {
   case TSOIFY_EV_LOAD:
   case TSOIFY_EV_AWAIT: f->access = TSOIFY_FP_READ; break;
   case TSOIFY_EV_STORE: f->access = aux == 0 ? TSOIFY_FP_WRITE : 0; break; /* buffered: unseen until flushed */
-  case TSOIFY_EV_FLUSH: f->access = TSOIFY_FP_WRITE | TSOIFY_FP_FLUSH, f->proc = (uint16_t)aux; break;
+  case TSOIFY_EV_FLUSH: f->access = TSOIFY_FP_WRITE | TSOIFY_FP_FLUSH, f->proc = aux; break;
   case TSOIFY_EV_RMW: f->access = TSOIFY_FP_READ | TSOIFY_FP_WRITE; break;
   /* A compare-exchange writes for the reduction even when it failed. A
    * failed one changes nothing, but whether it fails depends on the value

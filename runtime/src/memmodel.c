@@ -31,7 +31,7 @@ struct entry {
   uint32_t size;
   uint32_t loc;
   uint32_t epoch; /* PSO: barrier generation the store was made in */
-  uint16_t proc;  /* flush process that writes it */
+  uint32_t proc;  /* flush process that writes it */
   uint32_t sym;   /* the expression node of a value built from nondet values (sym.c), or 0 */
   rt_val val;     /* the bytes it writes */
 };
@@ -54,31 +54,37 @@ struct buffer {
 static struct buffer buffers[RT_MAX_THREADS];
 
 /* PSO flush processes: (thread, address) -> process id, numbered per thread
- * in the order the thread first stores to each address in an execution.
- * The address lists live outside the data segment (restoring them would
- * cost a copy per execution); the counts live inside it, so the worker's
- * restore empties every list. */
-static uintptr_t *pso_addrs; /* [RT_MAX_THREADS][TSOIFY_PSO_PROCS_PER_THREAD] */
+ * in the order the thread first stores to each address in an execution
+ * (tsoify_channel.h gives the layout). The address lists live outside the
+ * data segment (restoring them would cost a copy per execution); the
+ * counts live inside it, so the worker's restore empties every list.
+ * Lookups scan a thread's list from its newest address, where a loop that
+ * fills an array finds it at once. */
+static uintptr_t *pso_addrs; /* [RT_MAX_THREADS][TSOIFY_PSO_ADDRS_PER_THREAD] */
 static uint32_t pso_n[RT_MAX_THREADS];
+_Static_assert(RT_MAX_THREADS <= TSOIFY_PSO_THREAD_STRIDE, "PSO flush process ids interleave the threads");
 
-static uint16_t flush_proc_for(int t, uintptr_t addr) {
+static uint32_t flush_proc_for(int t, uintptr_t addr) {
 #ifdef TSOIFY_EXPORT
   (void)t, (void)addr;
   return 0; /* process ids are for the explorer's reduction only */
 #else
-  if (RT_MODEL != TSOIFY_MODEL_PSO) return (uint16_t)(TSOIFY_FLUSH_PROC + (unsigned)t);
-  uintptr_t *mine = pso_addrs + (size_t)t * TSOIFY_PSO_PROCS_PER_THREAD;
-  uint32_t base = TSOIFY_PSO_FLUSH_PROC + (uint32_t)t * TSOIFY_PSO_PROCS_PER_THREAD;
-  for (uint32_t i = 0; i < pso_n[t]; i++)
-    if (mine[i] == addr) return (uint16_t)(base + i);
-  if (pso_n[t] == TSOIFY_PSO_PROCS_PER_THREAD)
-    rt_end(TSOIFY_ST_INTERNAL, 0, "thread %d buffered more than %u addresses under PSO", t, TSOIFY_PSO_PROCS_PER_THREAD);
-  mine[pso_n[t]] = addr;
-  return (uint16_t)(base + pso_n[t]++);
+  if (RT_MODEL != TSOIFY_MODEL_PSO) return TSOIFY_FLUSH_PROC + (uint32_t)t;
+  uintptr_t *mine = pso_addrs + (size_t)t * TSOIFY_PSO_ADDRS_PER_THREAD;
+  uint32_t k = pso_n[t];
+  while (k > 0 && mine[k - 1] != addr) k--;
+  if (k > 0) k--;
+  else {
+    if (pso_n[t] == TSOIFY_PSO_ADDRS_PER_THREAD)
+      rt_end(TSOIFY_ST_INTERNAL, 0, "thread %d buffered more than %u addresses under PSO", t, TSOIFY_PSO_ADDRS_PER_THREAD);
+    k = pso_n[t]++;
+    mine[k] = addr;
+  }
+  return TSOIFY_PSO_FLUSH_PROC + k * TSOIFY_PSO_THREAD_STRIDE + (uint32_t)t;
 #endif
 }
 
-uint16_t rt_mm_flush_proc(int t, uint32_t idx) { return buffers[t].e[idx].proc; }
+uint32_t rt_mm_flush_proc(int t, uint32_t idx) { return buffers[t].e[idx].proc; }
 
 void rt_mm_entry_range(int t, uint32_t idx, uintptr_t *addr, uint32_t *size) {
   *addr = buffers[t].e[idx].addr;
@@ -95,7 +101,7 @@ void rt_mm_init(void) {
   struct entry *pool = mmap(0, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (pool == MAP_FAILED) abort();
   for (int t = 0; t < RT_MAX_THREADS; t++) buffers[t].e = pool + (size_t)t * BUFFER_CAPACITY;
-  pso_addrs = mmap(0, (size_t)RT_MAX_THREADS * TSOIFY_PSO_PROCS_PER_THREAD * sizeof *pso_addrs, PROT_READ | PROT_WRITE,
+  pso_addrs = mmap(0, (size_t)RT_MAX_THREADS * TSOIFY_PSO_ADDRS_PER_THREAD * sizeof *pso_addrs, PROT_READ | PROT_WRITE,
                    MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (pso_addrs == MAP_FAILED) abort();
 #endif

@@ -88,7 +88,7 @@ extern const uint32_t __tsoify_default_model, __tsoify_default_bound;
 extern uint32_t rt_cur_loc;
 uint32_t rt_choose(uint32_t n, int kind);
 /* a scheduling choice among processes (threads, flush processes) */
-uint32_t rt_choose_proc(uint32_t n, const uint16_t *procs, uint32_t flags);
+uint32_t rt_choose_proc(uint32_t n, const uint32_t *procs, uint32_t flags);
 /* a branch on a value built from wide nondet values (choice.c) */
 void rt_branch_choice(uint32_t taken);
 void rt_event(int kind, const void *addr, uint32_t size, uint64_t value, uint32_t loc, uint32_t aux,
@@ -268,7 +268,7 @@ void rt_mm_drop(int t, const void *addr, uint64_t size); /* free / frame end */
  * do not fit in `max`, rather than drop any */
 int rt_mm_flush_options(int t, uint32_t *entry_idx, int max);
 /* the flush process that writes entry idx of t's buffer */
-uint16_t rt_mm_flush_proc(int t, uint32_t idx);
+uint32_t rt_mm_flush_proc(int t, uint32_t idx);
 void rt_mm_flush_entry(int t, uint32_t idx);
 void rt_mm_entry_range(int t, uint32_t idx, uintptr_t *addr, uint32_t *size); /* bytes entry idx of t writes */
 int rt_mm_model(void);

@@ -172,9 +172,9 @@ static void schedule(int self_ok) {
       rt_end(TSOIFY_ST_DEADLOCK, rt_cur_loc, "deadlock: %d thread%s blocked, none can run", live, live == 1 ? "" : "s");
     }
     prefer_flushes(opt_thread, opt_entry, threads_enabled, n);
-    uint16_t procs[RT_MAX_OPTIONS];
+    uint32_t procs[RT_MAX_OPTIONS];
     for (int k = 0; k < n; k++)
-      procs[k] = opt_entry[k] == UINT32_MAX ? (uint16_t)opt_thread[k] : rt_mm_flush_proc(opt_thread[k], opt_entry[k]);
+      procs[k] = opt_entry[k] == UINT32_MAX ? (uint32_t)opt_thread[k] : rt_mm_flush_proc(opt_thread[k], opt_entry[k]);
     uint32_t flags = 0;
     for (int t = 0; t < nthreads && s->por; t++)
       if (threads[t].state == T_RUNNABLE && threads[t].need == NEED_ROOM && rt_mm_full(t)) flags = TSOIFY_CH_ROOM_WAIT;

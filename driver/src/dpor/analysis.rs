@@ -23,7 +23,7 @@ impl ProcIndex {
     const NONE: u32 = u32::MAX;
 
     /// The index of `proc`, given the next free one if it has none.
-    fn insert(&mut self, proc: u16) -> usize {
+    fn insert(&mut self, proc: u32) -> usize {
         let p = proc as usize;
         if p >= self.slots.len() {
             self.slots.resize(p + 1, Self::NONE);
@@ -35,7 +35,7 @@ impl ProcIndex {
         self.slots[p] as usize
     }
 
-    fn get(&self, proc: u16) -> usize {
+    fn get(&self, proc: u32) -> usize {
         let i = self.slots[proc as usize];
         debug_assert!(i != Self::NONE, "process {proc} has no index");
         i as usize
@@ -345,7 +345,7 @@ impl<'a> Sweep<'a> {
             };
             set(sweep.pidx[i], &mut sweep);
             if e.kind == EV_SPAWN {
-                set(sweep.a.clocks.index.get(e.aux as u16), &mut sweep);
+                set(sweep.a.clocks.index.get(e.aux), &mut sweep);
             }
         }
         for (i, e) in events[..shared].iter().enumerate() {
@@ -361,11 +361,11 @@ impl<'a> Sweep<'a> {
                 join(&mut sweep.flushed[t], sweep.a.clocks.row(i));
             }
             if e.is_buffered_store() {
-                let q = sweep.a.clocks.index.get(e.aux2 as u16);
+                let q = sweep.a.clocks.index.get(e.aux2);
                 sweep.pending_stores[q].push_back(i);
             }
             if e.kind == EV_DROP {
-                let q = sweep.a.clocks.index.get(e.aux as u16);
+                let q = sweep.a.clocks.index.get(e.aux);
                 forget_dropped(&mut sweep.pending_stores[q], events, e);
             }
         }
@@ -389,7 +389,7 @@ impl<'a> Sweep<'a> {
         self.done.resize(stride, false);
     }
 
-    fn index(&mut self, proc: u16) -> usize {
+    fn index(&mut self, proc: u32) -> usize {
         let q = self.a.clocks.index.insert(proc);
         if q >= self.a.clocks.stride {
             self.widen(q + 1);
@@ -520,12 +520,12 @@ impl<'a> Sweep<'a> {
         match e.kind {
             EV_SPAWN => {
                 // the child starts after this event
-                let child = ev.index.get(e.aux as u16);
+                let child = ev.index.get(e.aux);
                 proc_clock[child].copy_from_slice(c);
             }
             EV_JOIN => {
                 // after everything the joined thread and its buffers did
-                let u = ev.index.get(e.aux as u16);
+                let u = ev.index.get(e.aux);
                 let (joined, own) = (proc_clock[u].clone(), &mut *c);
                 join(own, &joined);
                 join(own, &flushed[e.aux as usize]);
@@ -538,10 +538,10 @@ impl<'a> Sweep<'a> {
             _ => {}
         }
         if e.is_buffered_store() {
-            pending_stores[ev.index.get(e.aux2 as u16)].push_back(i);
+            pending_stores[ev.index.get(e.aux2)].push_back(i);
         }
         if e.kind == EV_DROP {
-            forget_dropped(&mut pending_stores[ev.index.get(e.aux as u16)], events, e);
+            forget_dropped(&mut pending_stores[ev.index.get(e.aux)], events, e);
         }
         proc_clock[p].copy_from_slice(c);
         ev.cells[i * stride..(i + 1) * stride].copy_from_slice(c);
@@ -560,9 +560,9 @@ fn thread_of(e: &Event) -> usize {
 
 /// Processes an event brings into being besides its own: a spawned
 /// thread, the flush process of a buffered store.
-fn created(e: &Event) -> impl Iterator<Item = u16> {
-    let spawned = (e.kind == EV_SPAWN).then_some(e.aux as u16);
-    let flusher = e.is_buffered_store().then_some(e.aux2 as u16);
+fn created(e: &Event) -> impl Iterator<Item = u32> {
+    let spawned = (e.kind == EV_SPAWN).then_some(e.aux);
+    let flusher = e.is_buffered_store().then_some(e.aux2);
     spawned.into_iter().chain(flusher)
 }
 

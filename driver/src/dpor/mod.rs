@@ -74,7 +74,7 @@ pub fn debug_por() -> bool {
 /// will do when it runs, or a step of a wakeup sequence.
 #[derive(Clone, Debug)]
 pub struct Step {
-    pub proc: u16,
+    pub proc: u32,
     pub fps: Vec<Footprint>,
     /// alternatives taken at value choices inside the step
     pub values: Vec<u32>,
@@ -136,7 +136,7 @@ pub struct Node {
     pub chosen: u32,
     pub schedule: bool,
     /// process id of each option (scheduling nodes)
-    pub options: Vec<u16>,
+    pub options: Vec<u32>,
     /// option indices to explore (source DPOR, none) / already explored
     pub backtrack: BTreeSet<u32>,
     pub done: BTreeSet<u32>,
@@ -184,7 +184,7 @@ pub enum Next {
 }
 
 impl Node {
-    pub fn from_choice(c: &Choice, option_procs: &[u16]) -> Node {
+    pub fn from_choice(c: &Choice, option_procs: &[u32]) -> Node {
         let schedule = c.kind & 0xff == CH_SCHEDULE;
         let options = if schedule {
             option_procs[c.options as usize..c.options as usize + c.count as usize].to_vec()
@@ -212,11 +212,11 @@ impl Node {
         }
     }
 
-    fn asleep(&self, proc: u16) -> bool {
+    fn asleep(&self, proc: u32) -> bool {
         self.sleep.iter().chain(&self.explored).any(|s| s.proc == proc)
     }
 
-    fn option_of(&self, proc: u16) -> Option<u32> {
+    fn option_of(&self, proc: u32) -> Option<u32> {
         self.options.iter().position(|&p| p == proc).map(|i| i as u32)
     }
 
@@ -286,7 +286,7 @@ impl Node {
     /// the orders after it, so an awake one is taken where there is one
     /// (fuzz.py --atomic seed 1214, program 53, PSO K=2: both reductions
     /// lost an outcome, tests/programs/atomic-por/block-after-flush.c).
-    fn want_one_of(&mut self, initials: &[u16], preferred: u16, block_first: bool) {
+    fn want_one_of(&mut self, initials: &[u32], preferred: u32, block_first: bool) {
         let mut candidates: Vec<u32> = initials.iter().filter_map(|&q| self.option_of(q)).collect();
         if block_first && candidates.iter().any(|&c| !self.asleep(self.options[c as usize])) {
             candidates.retain(|&c| !self.asleep(self.options[c as usize]));
@@ -362,7 +362,7 @@ struct Steps {
     blocks: Blocks,
     node: Vec<usize>,
     /// the process each step ran
-    proc: Vec<u16>,
+    proc: Vec<u32>,
     start: Vec<usize>,
     end: Vec<usize>,
     of_event: Vec<usize>,
@@ -637,7 +637,7 @@ impl<'a> Execution<'a> {
     fn anchor(&self, s: usize) -> Option<usize> {
         let p = self.steps.proc[s];
         let before = &self.events[..self.steps.start[s]];
-        before.iter().rposition(|e| e.fp.proc == p).or_else(|| before.iter().rposition(|e| e.kind == EV_SPAWN && e.aux as u16 == p))
+        before.iter().rposition(|e| e.fp.proc == p).or_else(|| before.iter().rposition(|e| e.kind == EV_SPAWN && e.aux == p))
     }
 }
 
@@ -666,7 +666,7 @@ pub fn add_backtracks(path: &mut [Node], events: &[Event], analysis: &Analysis, 
         // start an execution in which i comes before j
         let mut seq: Vec<usize> = x.not_after(sj, si).into_iter().flat_map(|s| x.steps.events(s)).collect();
         seq.push(i);
-        let mut initials: Vec<u16> = vec![];
+        let mut initials: Vec<u32> = vec![];
         for (n, &m) in seq.iter().enumerate() {
             let p = proc(m);
             if initials.contains(&p) || seq[..n].iter().any(|&l| proc(l) == p) {
@@ -868,7 +868,7 @@ struct Seq<'a> {
 }
 
 impl<'a> Seq<'a> {
-    fn proc_of(&self, s: usize) -> u16 {
+    fn proc_of(&self, s: usize) -> u32 {
         self.x.steps.proc[s]
     }
 
@@ -1013,21 +1013,21 @@ pub fn hand_down(path: &mut [Node], k: usize, branch: WNode) {
 /// synthetic one-step branch (`add_first_steps`).
 pub fn unflushed_at_the_end(path: &mut [Node], events: &[Event], optimal: bool) {
     // buffered stores by flush process, FIFO; flushes take the oldest
-    let mut pending: HashMap<u16, VecDeque<usize>> = HashMap::new();
+    let mut pending: HashMap<u32, VecDeque<usize>> = HashMap::new();
     for (i, e) in events.iter().enumerate() {
         if e.is_buffered_store() {
-            pending.entry(e.aux2 as u16).or_default().push_back(i);
+            pending.entry(e.aux2).or_default().push_back(i);
         } else if e.kind == EV_FLUSH {
             if let Some(q) = pending.get_mut(&e.fp.proc) {
                 q.pop_front();
             }
         } else if e.kind == crate::channel::EV_DROP {
-            if let Some(q) = pending.get_mut(&(e.aux as u16)) {
+            if let Some(q) = pending.get_mut(&(e.aux)) {
                 analysis::forget_dropped(q, events, e);
             }
         }
     }
-    let unflushed: Vec<(u16, usize)> = pending.into_iter().flat_map(|(p, q)| q.into_iter().map(move |i| (p, i))).collect();
+    let unflushed: Vec<(u32, usize)> = pending.into_iter().flat_map(|(p, q)| q.into_iter().map(move |i| (p, i))).collect();
     if unflushed.is_empty() {
         return;
     }
@@ -1097,7 +1097,7 @@ fn add_first_steps(node: &mut Node, options: Vec<u32>, optimal: bool, covering: 
 /// dependent with everything).
 pub fn other_threads_before_the_end(path: &mut [Node], optimal: bool) {
     use crate::channel::flush_owner;
-    let mut ending: Option<u16> = None;
+    let mut ending: Option<u32> = None;
     for k in (0..path.len()).rev() {
         let node = &mut path[k];
         if !node.schedule {
@@ -1114,7 +1114,7 @@ pub fn other_threads_before_the_end(path: &mut [Node], optimal: bool) {
         }
         // (a flush of the ender's own buffer enables no other thread, and
         // no one is left to read what it writes)
-        let other = |p: u16| p != ender && flush_owner(p) != Some(ender);
+        let other = |p: u32| p != ender && flush_owner(p) != Some(ender);
         let others: Vec<u32> = (0..node.count).filter(|&o| o != chosen && other(node.options[o as usize])).collect();
         if others.is_empty() {
             continue;
