@@ -403,65 +403,70 @@ pub struct Server {
     shm: *mut Shm,
     cmd: std::fs::File,
     reply: std::fs::File,
-    spin: Spin,
+    /// the CPU verify and the program share while this server runs
+    _cpu: Option<CpuClaim>,
 }
 
-/// Waiting for the worker's reply by watching the channel before blocking
-/// on the pipe. An execution often takes only tens of microseconds, and
-/// sleeping in `read` until the worker answers costs two context switches
-/// (a third of the time of a short execution on the 2-core machine). With
-/// a second core the worker runs meanwhile, so verify watches the status
-/// word for a while first; the pipe still carries the reply (and the
-/// ordering of everything the worker wrote), so this only decides when to
-/// call `read`. It backs off when watching keeps failing (long executions,
-/// or a busy machine where the worker waits for a core). Off unless
-/// TSOIFY_SPIN is set: on lastzero N = 12 it took TSO from 2.07 to 1.80 s
-/// of wall time but added 30% of CPU time (SC: the same wall time), and
-/// CPU time is what the comparison with other checkers counts.
-struct Spin {
-    enabled: bool,
-    /// spins in a row that ran out of time
-    misses: u32,
-    /// executions left before watching again, after too many misses
-    pause: u32,
+/// One CPU for verify and its program's worker. They take turns (the
+/// worker runs an execution while verify waits, then verify analyses it),
+/// so a second CPU gains them nothing, and it costs: each turn wakes the
+/// other process, and on the 2-core test machine waking a process on an
+/// idle CPU cost more than a short execution (fib_bench under SC: 53 us
+/// per execution, 70% of it in the kernel; on one CPU 13 us). A lock file
+/// per CPU keeps verify processes that run side by side (corpus-check,
+/// svcomp-run --jobs 2, cargo test) on different CPUs; when every CPU is
+/// taken, or only one is allowed, or TSOIFY_PIN=0, nothing is pinned.
+struct CpuClaim {
+    /// holds the CPU's lock (released when closed, also if verify dies)
+    _lock: std::fs::File,
+    cpu: usize,
+    /// the affinity verify's thread had before
+    before: libc::cpu_set_t,
 }
 
-impl Spin {
-    const LIMIT: std::time::Duration = std::time::Duration::from_micros(100);
-
-    fn new() -> Spin {
-        let cores = std::thread::available_parallelism().map(|n| n.get()).unwrap_or(1);
-        Spin { enabled: cores >= 2 && std::env::var_os("TSOIFY_SPIN").is_some(), misses: 0, pause: 0 }
-    }
-
-    /// Watch `status` until the execution has ended or the time is up.
-    fn wait(&mut self, status: *const u32) {
-        if !self.enabled {
-            return;
+impl CpuClaim {
+    fn take() -> Option<CpuClaim> {
+        use std::os::fd::AsRawFd;
+        if std::env::var("TSOIFY_PIN").is_ok_and(|v| v == "0") {
+            return None;
         }
-        if self.pause > 0 {
-            self.pause -= 1;
-            return;
+        let size = std::mem::size_of::<libc::cpu_set_t>();
+        let mut before: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+        if unsafe { libc::sched_getaffinity(0, size, &mut before) } != 0 {
+            return None;
         }
-        let start = std::time::Instant::now();
-        let mut n = 0u32;
-        loop {
-            if unsafe { std::ptr::read_volatile(status) } != Status::Running as u32 {
-                self.misses = 0;
-                return;
-            }
-            std::hint::spin_loop();
-            n += 1;
-            if n.is_multiple_of(64) && start.elapsed() > Self::LIMIT {
-                self.misses += 1;
-                if self.misses >= 8 {
-                    self.misses = 0;
-                    self.pause = 1000;
-                }
-                return;
+        let allowed: Vec<usize> = (0..libc::CPU_SETSIZE as usize).filter(|&c| unsafe { libc::CPU_ISSET(c, &before) }).collect();
+        if allowed.len() < 2 {
+            return None;
+        }
+        // start from the CPU the scheduler put us on
+        let here = unsafe { libc::sched_getcpu() };
+        let first = allowed.iter().position(|&c| c as i32 == here).unwrap_or(0);
+        let uid = unsafe { libc::getuid() };
+        for i in 0..allowed.len() {
+            let cpu = allowed[(first + i) % allowed.len()];
+            let path = std::env::temp_dir().join(format!("tsoify-{uid}-cpu{cpu}.lock"));
+            let Ok(lock) = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path) else { continue };
+            if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
+                let claim = CpuClaim { _lock: lock, cpu, before };
+                return pin(0, claim.cpu).then_some(claim);
             }
         }
+        None
     }
+}
+
+impl Drop for CpuClaim {
+    fn drop(&mut self) {
+        unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &self.before) };
+    }
+}
+
+/// Restrict process or thread `pid` (0: the calling thread) to `cpu`.
+fn pin(pid: libc::pid_t, cpu: usize) -> bool {
+    let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+    unsafe { libc::CPU_SET(cpu, &mut set) };
+    unsafe { libc::sched_setaffinity(pid, std::mem::size_of::<libc::cpu_set_t>(), &set) == 0 }
 }
 
 fn raw_pipe() -> Result<(RawFd, RawFd)> {
@@ -504,7 +509,20 @@ impl Server {
         // only the server's ends stay open across exec
         set_cloexec(cmd_w);
         set_cloexec(rep_r);
-        let child = Command::new(program)
+        let cpu = CpuClaim::take();
+        let mut command = Command::new(program);
+        if let Some(c) = &cpu {
+            use std::os::unix::process::CommandExt;
+            let cpu = c.cpu;
+            // before exec, so the worker the server forks is pinned too
+            unsafe {
+                command.pre_exec(move || {
+                    pin(0, cpu);
+                    Ok(())
+                })
+            };
+        }
+        let child = command
             .args(args)
             .env("TSOIFY_CHANNEL_FD", memfd.to_string())
             .env("TSOIFY_CMD_FD", cmd_r.to_string())
@@ -520,7 +538,7 @@ impl Server {
         }
         let cmd = unsafe { std::fs::File::from_raw_fd(cmd_w) };
         let reply = unsafe { std::fs::File::from_raw_fd(rep_r) };
-        Ok(Server { child, shm, cmd, reply, spin: Spin::new() })
+        Ok(Server { child, shm, cmd, reply, _cpu: cpu })
     }
 
     pub fn shm(&mut self) -> &mut Shm {
@@ -535,7 +553,6 @@ impl Server {
         // execution's status would look like this one's end
         unsafe { std::ptr::write_volatile(&mut (*self.shm).status, Status::Running as u32) };
         self.cmd.write_all(&CMD_RUN.to_ne_bytes()).context("the program's fork server is gone")?;
-        self.spin.wait(unsafe { &(*self.shm).status });
         let mut buf = [0u8; 4];
         if self.reply.read_exact(&mut buf).is_err() {
             let status = self.child.wait().ok();
@@ -560,4 +577,41 @@ impl Drop for Server {
 pub fn c_text(bytes: &[u8], len: usize) -> String {
     let n = bytes.iter().take(len.min(bytes.len())).position(|&b| b == 0).unwrap_or(len.min(bytes.len()));
     String::from_utf8_lossy(&bytes[..n]).into_owned()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::CpuClaim;
+
+    fn affinity() -> Vec<usize> {
+        let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
+        assert_eq!(unsafe { libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) }, 0);
+        (0..libc::CPU_SETSIZE as usize).filter(|&c| unsafe { libc::CPU_ISSET(c, &set) }).collect()
+    }
+
+    /// A claim pins the calling thread to its CPU, a claim beside it (as
+    /// another verify's would be) takes another CPU, and each gives back
+    /// the affinity it found. (With one CPU, or every CPU claimed by verify
+    /// processes running beside this test, nothing is pinned.)
+    #[test]
+    fn claims_take_different_cpus_and_give_them_back() {
+        let before = affinity();
+        let (tell, told) = std::sync::mpsc::channel();
+        let (finish, finished) = std::sync::mpsc::channel::<()>();
+        let other = std::thread::spawn(move || {
+            let claim = CpuClaim::take();
+            tell.send(claim.as_ref().map(|c| c.cpu)).unwrap();
+            finished.recv().unwrap();
+        });
+        let other_cpu = told.recv().unwrap();
+        let mine = CpuClaim::take();
+        if let Some(m) = &mine {
+            assert_eq!(affinity(), [m.cpu], "pinned to the claimed CPU");
+            assert_ne!(Some(m.cpu), other_cpu, "two claims, two CPUs");
+        }
+        drop(mine);
+        assert_eq!(affinity(), before, "the claim gives back the affinity it found");
+        finish.send(()).unwrap();
+        other.join().unwrap();
+    }
 }
