@@ -435,7 +435,7 @@ impl CpuClaim {
         if unsafe { libc::sched_getaffinity(0, size, &mut before) } != 0 {
             return None;
         }
-        let allowed: Vec<usize> = (0..libc::CPU_SETSIZE as usize).filter(|&c| unsafe { libc::CPU_ISSET(c, &before) }).collect();
+        let allowed = cpus(&before);
         if allowed.len() < 2 {
             return None;
         }
@@ -460,6 +460,11 @@ impl Drop for CpuClaim {
     fn drop(&mut self) {
         unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &self.before) };
     }
+}
+
+/// The CPUs in `set`.
+fn cpus(set: &libc::cpu_set_t) -> Vec<usize> {
+    (0..libc::CPU_SETSIZE as usize).filter(|&c| unsafe { libc::CPU_ISSET(c, set) }).collect()
 }
 
 /// Restrict process or thread `pid` (0: the calling thread) to `cpu`.
@@ -581,12 +586,12 @@ pub fn c_text(bytes: &[u8], len: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::CpuClaim;
+    use super::{cpus, CpuClaim};
 
     fn affinity() -> Vec<usize> {
         let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
         assert_eq!(unsafe { libc::sched_getaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &mut set) }, 0);
-        (0..libc::CPU_SETSIZE as usize).filter(|&c| unsafe { libc::CPU_ISSET(c, &set) }).collect()
+        cpus(&set)
     }
 
     /// A claim pins the calling thread to its CPU, a claim beside it (as

@@ -73,14 +73,14 @@ static uint32_t flush_proc_for(int t, uintptr_t addr) {
   uintptr_t *mine = pso_addrs + (size_t)t * TSOIFY_PSO_ADDRS_PER_THREAD;
   uint32_t k = pso_n[t];
   while (k > 0 && mine[k - 1] != addr) k--;
-  if (k > 0) k--;
-  else {
+  if (k == 0) { /* a new address: the next number */
     if (pso_n[t] == TSOIFY_PSO_ADDRS_PER_THREAD)
       rt_end(TSOIFY_ST_INTERNAL, 0, "thread %d buffered more than %u addresses under PSO", t, TSOIFY_PSO_ADDRS_PER_THREAD);
-    k = pso_n[t]++;
-    mine[k] = addr;
+    mine[pso_n[t]++] = addr;
+    k = pso_n[t];
   }
-  return TSOIFY_PSO_FLUSH_PROC + k * TSOIFY_PSO_THREAD_STRIDE + (uint32_t)t;
+  /* mine[k - 1] == addr */
+  return TSOIFY_PSO_FLUSH_PROC + (k - 1) * TSOIFY_PSO_THREAD_STRIDE + (uint32_t)t;
 #endif
 }
 
