@@ -5,9 +5,10 @@ use anyhow::{bail, Context, Result};
 use std::os::fd::{FromRawFd, RawFd};
 use std::path::Path;
 use std::process::{Child, Command, Stdio};
+use std::sync::atomic::{AtomicU32, Ordering};
 
 pub const MAGIC: u32 = 0x54534f49;
-pub const VERSION: u32 = 15;
+pub const VERSION: u32 = 16;
 pub const MAX_CHOICES: usize = 1 << 18;
 pub const MAX_EVENTS: usize = 1 << 17;
 pub const OUTCOME_BYTES: usize = 4096;
@@ -85,6 +86,9 @@ pub const EV_NONDET: u8 = 12;
 pub const LOCK_FAILED: u32 = 0x100;
 const CMD_RUN: u32 = 1;
 const CMD_QUIT: u32 = 2;
+/// Yields of the shared CPU before a waiting side sleeps on its pipe (the
+/// runtime's HANDOFF_YIELDS).
+const HANDOFF_YIELDS: usize = 64;
 
 /// An expression over wide nondet values (struct tsoify_sym_node).
 #[repr(C)]
@@ -291,6 +295,13 @@ pub struct Shm {
     pub probe: u32,
     pub n_options: u32,
     pub busy: u32,
+    /// The handshake (tsoify_channel.h, "Fork-server protocol").
+    pub handoff: u32,
+    pub command: u32,
+    pub command_seq: u32,
+    pub answer_seq: u32,
+    pub worker_sleeps: u32,
+    pub explorer_sleeps: u32,
     pub n_sleepers: u32,
     pub guide_len: u32,
     pub n_sleep_procs: u32,
@@ -323,7 +334,7 @@ pub struct Shm {
 }
 
 /// The size the C header asserts too (a layout change fails to compile).
-pub const SHM_BYTES: usize = 25_911_424;
+pub const SHM_BYTES: usize = 25_911_448;
 const _: () = assert!(std::mem::size_of::<Shm>() == SHM_BYTES);
 // the offsets the C header asserts under -m32 and -m64 alike (an ILP32
 // program's runtime shares this memory with the 64-bit verify)
@@ -331,8 +342,8 @@ const _: () = {
     use std::mem::{offset_of, size_of};
     assert!(size_of::<Choice>() == 28 && size_of::<Footprint>() == 24 && size_of::<Sleeper>() == 12 && size_of::<Event>() == 56);
     assert!(offset_of!(Event, addr) == 8 && offset_of!(Event, aux) == 24 && offset_of!(Event, fp) == 32);
-    assert!(offset_of!(Shm, steps) == 104 && offset_of!(Shm, choices) == 4720);
-    assert!(offset_of!(Shm, events) == 7_344_752 && offset_of!(Shm, sleep_fps) == 18_882_160);
+    assert!(offset_of!(Shm, steps) == 128 && offset_of!(Shm, choices) == 4744);
+    assert!(offset_of!(Shm, events) == 7_344_776 && offset_of!(Shm, sleep_fps) == 18_882_184);
 };
 
 /// How an execution ended (enum tsoify_status).
@@ -515,6 +526,8 @@ impl Server {
         set_cloexec(cmd_w);
         set_cloexec(rep_r);
         let cpu = CpuClaim::take();
+        // sharing one CPU, a side that waits for the other yields to it
+        unsafe { (*shm).handoff = cpu.is_some() as u32 };
         let mut command = Command::new(program);
         if let Some(c) = &cpu {
             use std::os::unix::process::CommandExt;
@@ -553,27 +566,67 @@ impl Server {
     /// Run one execution with the prefix and configuration already in the
     /// channel; returns how it ended.
     pub fn run(&mut self) -> Result<Status> {
-        use std::io::{Read, Write};
         // the worker sets it too as it starts; until then the last
         // execution's status would look like this one's end
         unsafe { std::ptr::write_volatile(&mut (*self.shm).status, Status::Running as u32) };
-        self.cmd.write_all(&CMD_RUN.to_ne_bytes()).context("the program's fork server is gone")?;
-        let mut buf = [0u8; 4];
-        if self.reply.read_exact(&mut buf).is_err() {
+        let seen = self.word(|s| unsafe { &raw mut (*s).answer_seq }).load(Ordering::Acquire);
+        self.post(CMD_RUN).context("the program's fork server is gone")?;
+        if self.await_answer(seen).is_err() {
             let status = self.child.wait().ok();
             bail!(
                 "the instrumented program stopped answering ({}); was it built by this version of tsoify?",
                 status.map(|s| s.to_string()).unwrap_or_default()
             );
         }
-        Ok(Status::from_u32(u32::from_ne_bytes(buf)))
+        Ok(Status::from_u32(unsafe { std::ptr::read_volatile(&(*self.shm).status) }))
+    }
+
+    /// A handshake word of the channel, shared with the program.
+    fn word(&self, field: impl Fn(*mut Shm) -> *mut u32) -> &AtomicU32 {
+        unsafe { AtomicU32::from_ptr(field(self.shm)) }
+    }
+
+    /// Post a command (tsoify_channel.h, "Fork-server protocol"), waking
+    /// the worker if it sleeps on its pipe.
+    fn post(&mut self, command: u32) -> std::io::Result<()> {
+        use std::io::Write;
+        self.word(|s| unsafe { &raw mut (*s).command }).store(command, Ordering::Release);
+        self.word(|s| unsafe { &raw mut (*s).command_seq }).fetch_add(1, Ordering::SeqCst);
+        if self.word(|s| unsafe { &raw mut (*s).worker_sleeps }).load(Ordering::SeqCst) != 0 {
+            self.cmd.write_all(&[0])?;
+        }
+        Ok(())
+    }
+
+    /// Wait until the answer sequence moves on from `seen`: yield the CPU
+    /// the worker shares a few times, then sleep on the answer pipe. An
+    /// error: the program is gone.
+    fn await_answer(&mut self, seen: u32) -> std::io::Result<()> {
+        use std::io::Read;
+        let answered = |me: &Self| me.word(|s| unsafe { &raw mut (*s).answer_seq }).load(Ordering::SeqCst) != seen;
+        if unsafe { (*self.shm).handoff } != 0 {
+            for _ in 0..HANDOFF_YIELDS {
+                if answered(self) {
+                    return Ok(());
+                }
+                unsafe { libc::sched_yield() };
+            }
+        }
+        loop {
+            self.word(|s| unsafe { &raw mut (*s).explorer_sleeps }).store(1, Ordering::SeqCst);
+            if answered(self) {
+                break;
+            }
+            self.reply.read_exact(&mut [0u8])?;
+        }
+        self.word(|s| unsafe { &raw mut (*s).explorer_sleeps }).store(0, Ordering::Relaxed);
+        Ok(())
     }
 }
 
 impl Drop for Server {
     fn drop(&mut self) {
-        use std::io::Write;
-        let _ = self.cmd.write_all(&CMD_QUIT.to_ne_bytes());
+        let _ = self.post(CMD_QUIT);
         let _ = self.child.wait();
         unsafe { libc::munmap(self.shm as *mut _, std::mem::size_of::<Shm>()) };
     }

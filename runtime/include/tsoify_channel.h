@@ -21,7 +21,7 @@
 #define TSOIFY_U64 uint64_t __attribute__((aligned(8)))
 
 #define TSOIFY_CHANNEL_MAGIC   0x54534f49u /* "TSOI" */
-#define TSOIFY_CHANNEL_VERSION 15u
+#define TSOIFY_CHANNEL_VERSION 16u
 #define TSOIFY_MAX_CHOICES     (1u << 18)
 #define TSOIFY_MAX_EVENTS      (1u << 17)
 #define TSOIFY_OUTCOME_BYTES   4096u
@@ -297,6 +297,15 @@ struct tsoify_shm {
                           random priorities seeded with it, value choices at random (choice.c) */
   uint32_t n_options;  /* result: entries used in option_procs[] */
   uint32_t busy;       /* 1 while an execution runs (the worker died inside one if still set) */
+  /* The handshake (see the protocol at the end of this file): a command and
+   * its answer are posted here, each with a sequence number the other side
+   * watches; the pipes only wake a side that went to sleep. */
+  uint32_t handoff;         /* explorer: 1 = both sides run on one CPU, so a wait first yields it */
+  uint32_t command;         /* explorer: TSOIFY_CMD_*, posted with command_seq */
+  uint32_t command_seq;     /* explorer: +1 per command */
+  uint32_t answer_seq;      /* runtime: +1 per answer (the answer is status) */
+  uint32_t worker_sleeps;   /* runtime: 1 = blocked on the command pipe, write a byte to wake it */
+  uint32_t explorer_sleeps; /* explorer: 1 = blocked on the answer pipe, write a byte to wake it */
   /* Partial order reduction (explorer -> runtime). After the last prefix
    * choice the processes in sleepers[] are asleep. Then the choices follow
    * guide[] while it lasts: an entry with TSOIFY_GUIDE_PROC set names the
@@ -340,7 +349,7 @@ struct tsoify_shm {
 #define TSOIFY_GUIDE_PROC 0x80000000u
 
 /* Both sides assert this size, so a layout change shows up at compile time. */
-#define TSOIFY_SHM_BYTES 25911424u
+#define TSOIFY_SHM_BYTES 25911448u
 _Static_assert(sizeof(struct tsoify_shm) == TSOIFY_SHM_BYTES, "update TSOIFY_SHM_BYTES here and SHM_BYTES in channel.rs");
 /* The layout both sides (a 32-bit program and the 64-bit verify) must
  * share, as driver/src/channel.rs has it: a change that differs between
@@ -351,12 +360,23 @@ _Static_assert(sizeof(struct tsoify_sleeper) == 12, "tsoify_sleeper layout");
 _Static_assert(sizeof(struct tsoify_event) == 56 && offsetof(struct tsoify_event, addr) == 8 && offsetof(struct tsoify_event, aux) == 24 &&
                    offsetof(struct tsoify_event, fp) == 32,
                "tsoify_event layout");
-_Static_assert(offsetof(struct tsoify_shm, steps) == 104 && offsetof(struct tsoify_shm, choices) == 4720 &&
-                   offsetof(struct tsoify_shm, events) == 7344752 && offsetof(struct tsoify_shm, sleep_fps) == 18882160,
+_Static_assert(offsetof(struct tsoify_shm, steps) == 128 && offsetof(struct tsoify_shm, choices) == 4744 &&
+                   offsetof(struct tsoify_shm, events) == 7344776 && offsetof(struct tsoify_shm, sleep_fps) == 18882184,
                "tsoify_shm layout");
 
-/* Fork-server protocol on the control pipes: the explorer writes one
- * uint32_t command, the server answers with one uint32_t. */
+/* Fork-server protocol. The explorer posts a command by writing `command`
+ * and then incrementing `command_seq`; the worker answers by setting
+ * `status` and incrementing `answer_seq` (the fork server does the same for
+ * a worker that died). A side that waits first yields its CPU up to a few
+ * dozen times while the sequence number stays the same (only with
+ * `handoff`: the other side runs on the same CPU, so a yield runs it at
+ * once, without the wakeup a pipe costs), then announces that it sleeps
+ * (`worker_sleeps`, `explorer_sleeps`), looks once more and blocks reading
+ * its pipe. The poster writes one byte to that pipe when the other side
+ * sleeps. Bytes carry nothing: a woken side looks at the sequence number
+ * and sleeps again if it has not moved, so a byte written for a sleep that
+ * was called off does no harm. End of file on a pipe means the other side
+ * is gone. */
 #define TSOIFY_CMD_RUN  1u /* run one execution; answer: enum tsoify_status */
 #define TSOIFY_CMD_QUIT 2u
 

@@ -17,7 +17,9 @@
 #include <sys/mman.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <errno.h>
 #include <fcntl.h>
+#include <sched.h>
 #include <unistd.h>
 #include "rt.h"
 
@@ -122,13 +124,35 @@ static void reset_results(struct tsoify_shm *s) {
   s->sym_reason[0] = 0;
 }
 
-static int read_full(int fd, void *p, size_t n) {
-  while (n) {
-    ssize_t r = read(fd, p, n);
-    if (r <= 0) return -1;
-    p = (char *)p + r, n -= (size_t)r;
+/* The handshake with verify (tsoify_channel.h, "Fork-server protocol"). */
+enum { HANDOFF_YIELDS = 64 }; /* yields before a waiting side sleeps on its pipe */
+
+/* Wait until *seq is no longer `seen`: 0, or -1 when the pipe's other end
+ * is gone (verify exited). */
+static int await_seq(struct tsoify_shm *s, uint32_t *seq, uint32_t seen, uint32_t *sleeps, int fd) {
+  if (s->handoff)
+    for (int i = 0; i < HANDOFF_YIELDS; i++) {
+      if (__atomic_load_n(seq, __ATOMIC_ACQUIRE) != seen) return 0;
+      sched_yield();
+    }
+  for (;;) {
+    __atomic_store_n(sleeps, 1, __ATOMIC_SEQ_CST);
+    if (__atomic_load_n(seq, __ATOMIC_SEQ_CST) != seen) break;
+    char byte;
+    ssize_t r = read(fd, &byte, 1);
+    if (r == 0 || (r < 0 && errno != EINTR)) return -1;
   }
+  __atomic_store_n(sleeps, 0, __ATOMIC_RELAXED);
   return 0;
+}
+
+/* Post the answer (s->status) and wake verify if it sleeps. */
+static void answer(struct tsoify_shm *s, int reply_fd) {
+  __atomic_fetch_add(&s->answer_seq, 1, __ATOMIC_SEQ_CST);
+  if (__atomic_load_n(&s->explorer_sleeps, __ATOMIC_SEQ_CST)) {
+    char byte = 0;
+    if (write(reply_fd, &byte, 1) < 0) _exit(0);
+  }
 }
 
 /* The program's writable data (.data and .bss of the executable, which
@@ -181,10 +205,13 @@ static _Noreturn void run_worker(int argc, char **argv, char **envp, int cmd_fd,
   dog = mmap(0, sizeof *dog, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
   if (snapshot == MAP_FAILED || dog == MAP_FAILED) _exit(70);
   memcpy(snapshot, __data_start, len);
+  struct tsoify_shm *s = rt_shm;
   for (;;) {
-    uint32_t cmd;
-    if (read_full(cmd_fd, &cmd, sizeof cmd) || cmd == TSOIFY_CMD_QUIT) _exit(0);
-    struct tsoify_shm *s = rt_shm;
+    /* a command is pending while its answer is not (a worker that replaces
+     * a dead one finds the dead one's command answered by the server) */
+    if (await_seq(s, &s->command_seq, __atomic_load_n(&s->answer_seq, __ATOMIC_ACQUIRE), &s->worker_sleeps, cmd_fd) ||
+        __atomic_load_n(&s->command, __ATOMIC_ACQUIRE) == TSOIFY_CMD_QUIT)
+      _exit(0);
     reset_results(s);
     /* a probe's value choices are random too (rt_choose) */
     rt_random_state = s->probe ? (uint64_t)s->probe * 0x9e3779b97f4a7c15ull : 0;
@@ -195,8 +222,7 @@ static _Noreturn void run_worker(int argc, char **argv, char **envp, int cmd_fd,
     s->busy = 0;
     /* answer first: verify analyses the execution while this process
      * restores itself (the next command is read only after that) */
-    uint32_t reply = s->status;
-    if (write(reply_fd, &reply, sizeof reply) != sizeof reply) _exit(0);
+    answer(s, reply_fd);
     rt_heap_scrub();
     memcpy(__data_start, snapshot, len);
   }
@@ -224,8 +250,7 @@ static int serve(int argc, char **argv, char **envp, int cmd_fd, int reply_fd) {
       s->status = TSOIFY_ST_INTERNAL;
       snprintf(s->message, sizeof s->message, "the program left the runtime's control (exit status %d)", WEXITSTATUS(wst));
     }
-    uint32_t reply = s->status;
-    if (write(reply_fd, &reply, sizeof reply) != sizeof reply) return 0;
+    answer(s, reply_fd);
   }
 }
 

@@ -245,7 +245,8 @@ void rt_keys_init(void) {
 }
 
 void rt_keys_thread_start(int t) {
-  memset(values[t], 0, (size_t)nkeys * sizeof values[t][0]);
+  /* not memset(.., 0): an empty one cost 2% of a short execution */
+  for (int k = 0; k < nkeys; k++) values[t][k] = 0;
 }
 
 int __tsoify_pthread_key_create(pthread_key_t *key, void (*destructor)(void *)) {
