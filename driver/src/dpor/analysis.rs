@@ -144,6 +144,17 @@ struct Touches {
     words: FxHashMap<u64, Vec<u32>>,
     objects: FxHashMap<u64, Vec<u32>>,
     wide: Vec<u32>,
+    /// every list entry in the order it was added, to take the lists back
+    /// to a prefix of the events (`truncate`) without building them again
+    log: Vec<Touch>,
+}
+
+/// Where `Touches::add` put an event.
+#[derive(Clone, Copy)]
+enum Touch {
+    Word(u64),
+    Object(u64),
+    Wide,
 }
 
 const WIDE_WORDS: u64 = 16;
@@ -161,22 +172,37 @@ fn words(f: &Footprint) -> std::ops::Range<u64> {
 }
 
 impl Touches {
-    fn clear(&mut self) {
-        self.words.values_mut().for_each(Vec::clear);
-        self.objects.values_mut().for_each(Vec::clear);
-        self.wide.clear();
+    /// Forget the events from `n` on (the lists are in event order, and so
+    /// is the log: the entries to drop are the last ones of both).
+    fn truncate(&mut self, n: usize) {
+        while let Some(&touch) = self.log.last() {
+            let list = match touch {
+                Touch::Word(w) => self.words.get_mut(&w),
+                Touch::Object(o) => self.objects.get_mut(&o),
+                Touch::Wide => Some(&mut self.wide),
+            }
+            .expect("a logged list");
+            if (*list.last().expect("a logged entry") as usize) < n {
+                break;
+            }
+            list.pop();
+            self.log.pop();
+        }
     }
 
     fn add(&mut self, f: &Footprint, i: usize) {
         if f.sync() {
             self.objects.entry(f.lo).or_default().push(i as u32);
+            self.log.push(Touch::Object(f.lo));
         } else if is_memory(f) {
             let w = words(f);
             if w.end - w.start > WIDE_WORDS {
                 self.wide.push(i as u32);
+                self.log.push(Touch::Wide);
             } else {
                 for word in w {
                     self.words.entry(word).or_default().push(i as u32);
+                    self.log.push(Touch::Word(word));
                 }
             }
         }
@@ -232,10 +258,8 @@ impl Analyzer {
         if self.full_scan {
             shared = 0;
         }
-        self.touches.clear();
-        for (i, e) in events[..shared].iter().enumerate() {
-            self.touches.add(&e.fp, i);
-        }
+        // the lists hold the last execution's events: keep the shared ones
+        self.touches.truncate(shared);
         let mut sweep = Sweep::resume(&mut self.analysis, events, shared);
         let mut candidates = vec![];
         for i in shared..events.len() {

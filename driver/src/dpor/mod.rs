@@ -57,7 +57,8 @@
 //! a PSO eviction) are explored in full at their node.
 
 use crate::channel::{Choice, Event, Footprint, Input, CH_BRANCH, CH_ROOM_WAIT, CH_SCHEDULE, EV_ATOMIC_BEGIN, EV_ATOMIC_END, EV_FLUSH, EV_SPAWN};
-use std::collections::{BTreeSet, HashMap, VecDeque};
+use rustc_hash::FxHashMap as HashMap;
+use std::collections::{BTreeSet, VecDeque};
 use std::rc::Rc;
 
 mod analysis;
@@ -761,7 +762,7 @@ pub fn insert_wakeups(path: &mut [Node], events: &[Event], analysis: &Analysis, 
     // each step's description, made when a sequence holding it is inserted
     let mut described: Vec<Option<Rc<Step>>> = vec![None; x.steps.node.len()];
     // the steps after sj that need not follow it, per sj (races share it)
-    let mut free_after: HashMap<usize, Vec<usize>> = HashMap::new();
+    let mut free_after: HashMap<usize, Vec<usize>> = HashMap::default();
     for &(j, i) in &x.a.races {
         // i in an atomic block: the reversal starts the block (x.race_step)
         let (Some(sj), Some(si)) = (x.race_step(j), x.race_step(i)) else { continue };
@@ -1013,7 +1014,7 @@ pub fn hand_down(path: &mut [Node], k: usize, branch: WNode) {
 /// synthetic one-step branch (`add_first_steps`).
 pub fn unflushed_at_the_end(path: &mut [Node], events: &[Event], optimal: bool) {
     // buffered stores by flush process, FIFO; flushes take the oldest
-    let mut pending: HashMap<u32, VecDeque<usize>> = HashMap::new();
+    let mut pending: HashMap<u32, VecDeque<usize>> = HashMap::default();
     for (i, e) in events.iter().enumerate() {
         if e.is_buffered_store() {
             pending.entry(e.aux2).or_default().push_back(i);
@@ -1027,7 +1028,10 @@ pub fn unflushed_at_the_end(path: &mut [Node], events: &[Event], optimal: bool) 
             }
         }
     }
-    let unflushed: Vec<(u32, usize)> = pending.into_iter().flat_map(|(p, q)| q.into_iter().map(move |i| (p, i))).collect();
+    let mut unflushed: Vec<(u32, usize)> = pending.into_iter().flat_map(|(p, q)| q.into_iter().map(move |i| (p, i))).collect();
+    // in execution order: the branches added below are explored in the
+    // order they are added, and a search must not depend on a hash order
+    unflushed.sort_unstable_by_key(|&(_, st)| st);
     if unflushed.is_empty() {
         return;
     }
