@@ -413,7 +413,7 @@ impl Probes {
     fn due(&self, cfg: &Config, stats: &Stats) -> bool {
         // (with --outcomes or --robustness every execution is wanted, and
         // the search's own reach them)
-        cfg.probes && !cfg.all && !cfg.robustness && stats.executions % PROBE_EVERY == 0
+        cfg.probes && !cfg.all && !cfg.robustness && stats.executions.is_multiple_of(PROBE_EVERY)
     }
 
     /// Run a probe; true when it showed a violation (kept in `search`).

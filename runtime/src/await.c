@@ -45,7 +45,6 @@
  * local state (a counter) are never blocked; --unroll bounds those. */
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include "rt.h"
 
 #define AWAIT_READS 8
@@ -70,8 +69,7 @@ struct await_rec {
 static struct await_rec *recs;
 
 void rt_await_init(void) {
-  recs = mmap(0, RT_MAX_THREADS * sizeof *recs, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (recs == MAP_FAILED) abort();
+  recs = rt_scratch(RT_MAX_THREADS * sizeof *recs);
 }
 
 void rt_await_reset(int t) { recs[t].active = 0, recs[t].n = 0, recs[t].gen = 0; }

@@ -12,7 +12,6 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 #include "rt.h"
 
@@ -31,8 +30,7 @@ static char *heap_base;
 static char *heap_top[RT_MAX_THREADS]; /* data segment: restored with it */
 
 void rt_heap_init(void) {
-  heap_base = mmap(0, HEAP_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (heap_base == MAP_FAILED) abort();
+  heap_base = rt_scratch(HEAP_BYTES);
   for (int t = 0; t < RT_MAX_THREADS; t++) heap_top[t] = heap_base + (size_t)t * HEAP_SLICE;
 }
 
@@ -289,8 +287,7 @@ int __tsoify_libc_sprintf(char *dst, const char *fmt, ...) {
 static char (*scan_slots)[SCAN_SLOT];
 
 void rt_libc_init(void) {
-  scan_slots = mmap(0, SCAN_ARGS * sizeof *scan_slots, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (scan_slots == MAP_FAILED) _exit(70);
+  scan_slots = rt_scratch(SCAN_ARGS * sizeof *scan_slots);
 }
 
 /* Bytes conversion `conv` with length modifier `len` (h, hh, l, ll, L, j,

@@ -18,9 +18,6 @@
  * else memory. */
 #include <stdlib.h>
 #include <string.h>
-#ifndef TSOIFY_EXPORT
-#include <sys/mman.h>
-#endif
 #include "rt.h"
 #if RT_FINE
 #include <pthread.h>
@@ -98,12 +95,9 @@ void rt_mm_init(void) {
   for (int t = 0; t < RT_MAX_THREADS; t++) buffers[t].e = storage[t];
 #else
   size_t bytes = (size_t)RT_MAX_THREADS * BUFFER_CAPACITY * sizeof(struct entry);
-  struct entry *pool = mmap(0, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (pool == MAP_FAILED) abort();
+  struct entry *pool = rt_scratch(bytes);
   for (int t = 0; t < RT_MAX_THREADS; t++) buffers[t].e = pool + (size_t)t * BUFFER_CAPACITY;
-  pso_addrs = mmap(0, (size_t)RT_MAX_THREADS * TSOIFY_PSO_ADDRS_PER_THREAD * sizeof *pso_addrs, PROT_READ | PROT_WRITE,
-                   MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (pso_addrs == MAP_FAILED) abort();
+  pso_addrs = rt_scratch((size_t)RT_MAX_THREADS * TSOIFY_PSO_ADDRS_PER_THREAD * sizeof *pso_addrs);
 #endif
 }
 

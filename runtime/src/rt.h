@@ -293,6 +293,10 @@ uint32_t rt_await_loc(int t);       /* the loop t waits in */
 
 /* ---- libc.c ---- */
 void rt_heap_init(void);
+/* Zeroed memory outside the data segment, which the worker restores after
+ * every execution: for tables the runtime resets itself or never needs
+ * reset. Made once at start-up; the program exits (70) without it. */
+void *rt_scratch(size_t bytes);
 void rt_heap_scrub(void); /* zero what the last execution allocated */
 void rt_outcome_reset(void);
 

@@ -155,6 +155,15 @@ static void answer(struct tsoify_shm *s, int reply_fd) {
   }
 }
 
+void *rt_scratch(size_t bytes) {
+  void *p = mmap(0, bytes, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (p == MAP_FAILED) {
+    fprintf(stderr, "tsoify runtime: cannot map %zu bytes: %s\n", bytes, strerror(errno));
+    _exit(70);
+  }
+  return p;
+}
+
 /* The program's writable data (.data and .bss of the executable, which
  * holds the runtime too): snapshotted once before the first execution and
  * restored after each, so every execution starts from the same state. */
@@ -201,9 +210,8 @@ static void watch(unsigned seconds) {
 
 static _Noreturn void run_worker(int argc, char **argv, char **envp, int cmd_fd, int reply_fd) {
   size_t len = (size_t)(_end - __data_start);
-  char *snapshot = mmap(0, len, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  dog = mmap(0, sizeof *dog, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (snapshot == MAP_FAILED || dog == MAP_FAILED) _exit(70);
+  char *snapshot = rt_scratch(len);
+  dog = rt_scratch(sizeof *dog);
   memcpy(snapshot, __data_start, len);
   struct tsoify_shm *s = rt_shm;
   for (;;) {

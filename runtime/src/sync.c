@@ -16,7 +16,6 @@
 #include <semaphore.h>
 #include <stdint.h>
 #include <string.h>
-#include <sys/mman.h>
 #include <unistd.h>
 #include "rt.h"
 
@@ -240,8 +239,7 @@ static void (*destructors[RT_MAX_KEYS])(void *);
 static const void *(*values)[RT_MAX_KEYS];
 
 void rt_keys_init(void) {
-  values = mmap(0, RT_MAX_THREADS * sizeof *values, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (values == MAP_FAILED) _exit(70);
+  values = rt_scratch(RT_MAX_THREADS * sizeof *values);
 }
 
 void rt_keys_thread_start(int t) {

@@ -9,7 +9,6 @@
 #include <pthread.h>
 #include <stdlib.h>
 #include <string.h>
-#include <sys/mman.h>
 #include "context.h"
 #include "rt.h"
 
@@ -54,12 +53,8 @@ static int *mutex_word(pthread_mutex_t *m) { return (int *)(void *)m; }
 
 void rt_threads_init(void) {
   /* Stacks are made once, before the first execution, and reused. */
-  threads = mmap(0, RT_MAX_THREADS * sizeof *threads, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS, -1, 0);
-  if (threads == MAP_FAILED) abort();
-  for (int i = 0; i < RT_MAX_THREADS; i++) {
-    threads[i].stack = mmap(0, STACK_BYTES, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-    if (threads[i].stack == MAP_FAILED) abort();
-  }
+  threads = rt_scratch(RT_MAX_THREADS * sizeof *threads);
+  for (int i = 0; i < RT_MAX_THREADS; i++) threads[i].stack = rt_scratch(STACK_BYTES);
 }
 
 int rt_atomic_depth(void) { return atomic_depth; }

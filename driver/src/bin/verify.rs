@@ -588,16 +588,22 @@ fn main() {
     let steps = shown.as_ref().map(|v| report::trace_steps(v, &info));
 
     println!("{}", verdict.line());
+    // ", buffer size K" after the model's name (SC has no buffers)
+    let buffers = if model == 0 {
+        String::new()
+    } else if cli.buffer_size == 0 {
+        ", unbounded buffers".to_string()
+    } else {
+        format!(", buffer size {}", cli.buffer_size)
+    };
     if !cli.quiet {
         if let (Some((r, events)), Some(steps)) = (&x.not_robust, &steps) {
             println!("  {}", report::reordering_text(r, events, &info));
-            println!("\nexecution that no SC execution matches ({} under {}{}):", cli.program.display(), build::model_name(model).to_uppercase(),
-                if cli.buffer_size == 0 { ", unbounded buffers".into() } else { format!(", buffer size {}", cli.buffer_size) });
+            println!("\nexecution that no SC execution matches ({} under {}{}):", cli.program.display(), build::model_name(model).to_uppercase(), buffers);
             print!("{}", report::format_trace(steps));
         } else if let (Some(v), Some(steps)) = (&x.violation, &steps) {
             println!("  {}", report::violation_text(v));
-            println!("\ncounterexample ({} under {}{}):", cli.program.display(), build::model_name(model).to_uppercase(),
-                if model == 0 { String::new() } else if cli.buffer_size == 0 { ", unbounded buffers".into() } else { format!(", buffer size {}", cli.buffer_size) });
+            println!("\ncounterexample ({} under {}{}):", cli.program.display(), build::model_name(model).to_uppercase(), buffers);
             print!("{}", report::format_trace(steps));
             if v.events_truncated {
                 println!("  (trace truncated)");
@@ -627,7 +633,7 @@ fn main() {
             s.seconds * 1e6 / s.executions.max(1) as f64,
             x.por.name(),
             build::model_name(model),
-            if model == 0 { String::new() } else if cli.buffer_size == 0 { ", unbounded buffers".into() } else { format!(", buffer size {}", cli.buffer_size) }
+            buffers
         );
         if let Some(u) = &x.unbounded {
             println!("unbounded first: {}", u.note(cli.buffer_size));

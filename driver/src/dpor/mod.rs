@@ -966,7 +966,7 @@ pub fn guide_for(branch: &WNode) -> Vec<u32> {
     let mut g: Vec<u32> = branch.step.values.clone();
     let mut cur = branch;
     while let Some(next) = cur.children.first() {
-        g.push(crate::channel::GUIDE_PROC | next.step.proc as u32);
+        g.push(crate::channel::GUIDE_PROC | next.step.proc);
         g.extend(&next.step.values);
         cur = next;
     }
