@@ -86,8 +86,8 @@ pub const EV_NONDET: u8 = 12;
 pub const LOCK_FAILED: u32 = 0x100;
 const CMD_RUN: u32 = 1;
 const CMD_QUIT: u32 = 2;
-/// Yields of the shared CPU before a waiting side sleeps on its pipe (the
-/// runtime's HANDOFF_YIELDS).
+/// Yields of the shared CPU before a waiting side sleeps on its pipe
+/// (TSOIFY_HANDOFF_YIELDS).
 const HANDOFF_YIELDS: usize = 64;
 
 /// An expression over wide nondet values (struct tsoify_sym_node).

@@ -379,5 +379,6 @@ _Static_assert(offsetof(struct tsoify_shm, steps) == 128 && offsetof(struct tsoi
  * is gone. */
 #define TSOIFY_CMD_RUN  1u /* run one execution; answer: enum tsoify_status */
 #define TSOIFY_CMD_QUIT 2u
+#define TSOIFY_HANDOFF_YIELDS 64u /* yields before a waiting side sleeps on its pipe */
 
 #endif

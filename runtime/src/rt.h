@@ -291,12 +291,14 @@ int rt_await_changed(int t);        /* t's view of a location its iteration read
 int rt_await_observes(int t, int u); /* could a flush of u's buffer change that view? */
 uint32_t rt_await_loc(int t);       /* the loop t waits in */
 
-/* ---- libc.c ---- */
-void rt_heap_init(void);
+/* ---- server.c ---- */
 /* Zeroed memory outside the data segment, which the worker restores after
  * every execution: for tables the runtime resets itself or never needs
  * reset. Made once at start-up; the program exits (70) without it. */
 void *rt_scratch(size_t bytes);
+
+/* ---- libc.c ---- */
+void rt_heap_init(void);
 void rt_heap_scrub(void); /* zero what the last execution allocated */
 void rt_outcome_reset(void);
 

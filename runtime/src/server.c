@@ -125,13 +125,12 @@ static void reset_results(struct tsoify_shm *s) {
 }
 
 /* The handshake with verify (tsoify_channel.h, "Fork-server protocol"). */
-enum { HANDOFF_YIELDS = 64 }; /* yields before a waiting side sleeps on its pipe */
 
 /* Wait until *seq is no longer `seen`: 0, or -1 when the pipe's other end
  * is gone (verify exited). */
 static int await_seq(struct tsoify_shm *s, uint32_t *seq, uint32_t seen, uint32_t *sleeps, int fd) {
   if (s->handoff)
-    for (int i = 0; i < HANDOFF_YIELDS; i++) {
+    for (unsigned i = 0; i < TSOIFY_HANDOFF_YIELDS; i++) {
       if (__atomic_load_n(seq, __ATOMIC_ACQUIRE) != seen) return 0;
       sched_yield();
     }

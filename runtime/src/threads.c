@@ -148,7 +148,7 @@ static void schedule(int self_ok) {
     for (int k = 0; k < threads_enabled; k++) opt_thread[n] = ready[k], opt_entry[n] = UINT32_MAX, n++;
     /* nothing can run: rt_end turns this into ASSUME or UNROLL when a
      * thread was stopped by a failed assume or by --unroll */
-    if (threads_enabled == 0 && n == 0) {
+    if (n == 0) {
       s->flags |= TSOIFY_FL_RAN_OUT;
       for (int t = 0; t < nthreads; t++)
         if (threads[t].state == T_RUNNABLE && threads[t].wait == W_AWAIT) {
