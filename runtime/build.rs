@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use std::process::Command;
 
 fn main() {
-    let sources = ["choice.c", "threads.c", "memmodel.c", "api.c", "libc.c", "server.c", "await.c", "sync.c", "cxx.c", "context.c", "sym.c"];
+    let sources = ["choice.c", "threads.c", "memmodel.c", "api.c", "libc.c", "server.c", "await.c", "sync.c", "cxx.c", "c11threads.c", "context.c", "sym.c"];
     let mut build = cc::Build::new();
     for s in sources {
         build.file(format!("src/{s}"));

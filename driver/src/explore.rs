@@ -239,7 +239,9 @@ impl UnboundedFirst {
     /// One line for a person: what the search with unbounded buffers found
     /// and what that means at `bound`.
     pub fn note(&self, bound: u32) -> String {
-        let why = if self.reason.is_empty() { String::new() } else { format!(" ({})", self.reason) };
+        // a reason may come in its own parentheses already ("(over no complete execution: ...)")
+        let reason = self.reason.trim_start_matches('(').trim_end_matches(')');
+        let why = if reason.is_empty() { String::new() } else { format!(" ({reason})") };
         let what = format!("{}{why} with unbounded buffers, after {} executions in {:.3} s", self.verdict, self.executions, self.seconds);
         match (self.carried_over, self.violation_buffered) {
             (true, Some(n)) => format!("{what}; the counterexample buffers at most {n} store{} per thread, within buffer size {bound}", if n == 1 { "" } else { "s" }),

@@ -86,7 +86,7 @@ fn escapes(v: Value, depth: u32) -> bool {
             Some(Op::LLVMCall) => {
                 let callee = ir::called_function(user).map(ir::name).unwrap_or_default();
                 // pthread_create writes the handle itself (the runtime, natively)
-                if callee == "pthread_create" && slot == 0 {
+                if matches!(callee.as_str(), "pthread_create" | "thrd_create") && slot == 0 {
                     continue;
                 }
                 // the C++ library objects the runtime reads or writes in the call

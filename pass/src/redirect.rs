@@ -151,6 +151,35 @@ pub const CXX_REDIRECTS: &[(&str, &str)] = &[
     ("pthread_cond_clockwait", "__tsoify_pthread_cond_clockwait"),
 ];
 
+/// C11's <threads.h> (runtime/src/c11threads.c): each is the pthread call
+/// it stands for, with C11's return codes.
+pub const C11_REDIRECTS: &[(&str, &str)] = &[
+    ("thrd_create", "__tsoify_c11_thrd_create"),
+    ("thrd_join", "__tsoify_c11_thrd_join"),
+    ("thrd_exit", "__tsoify_c11_thrd_exit"),
+    ("thrd_detach", "__tsoify_c11_thrd_detach"),
+    ("thrd_current", "__tsoify_pthread_self"),
+    ("thrd_yield", "__tsoify_c11_thrd_yield"),
+    ("thrd_sleep", "__tsoify_c11_thrd_sleep"),
+    ("mtx_init", "__tsoify_c11_mtx_init"),
+    ("mtx_destroy", "__tsoify_c11_mtx_destroy"),
+    ("mtx_lock", "__tsoify_c11_mtx_lock"),
+    ("mtx_timedlock", "__tsoify_c11_mtx_timedlock"),
+    ("mtx_trylock", "__tsoify_c11_mtx_trylock"),
+    ("mtx_unlock", "__tsoify_c11_mtx_unlock"),
+    ("cnd_init", "__tsoify_c11_cnd_init"),
+    ("cnd_destroy", "__tsoify_c11_cnd_destroy"),
+    ("cnd_signal", "__tsoify_c11_cnd_signal"),
+    ("cnd_broadcast", "__tsoify_c11_cnd_broadcast"),
+    ("cnd_wait", "__tsoify_c11_cnd_wait"),
+    ("cnd_timedwait", "__tsoify_c11_cnd_timedwait"),
+    ("call_once", "__tsoify_c11_call_once"),
+    ("tss_create", "__tsoify_c11_tss_create"),
+    ("tss_delete", "__tsoify_c11_tss_delete"),
+    ("tss_get", "__tsoify_c11_tss_get"),
+    ("tss_set", "__tsoify_c11_tss_set"),
+];
+
 /// Does passing a local's address as argument `slot` of the C++ library
 /// call `callee` leave the local private? The runtime reads or writes these
 /// objects only during the call, in the caller's thread, and keeps no
@@ -180,7 +209,8 @@ fn is_library_throw(name: &str) -> bool {
 /// Redirects the export runtime (runtime/src/export.c) does not provide:
 /// refused in export mode.
 pub fn not_in_export(name: &str) -> bool {
-    redirect_of(name).is_some_and(|r| r.starts_with("__tsoify_cxx_"))
+    redirect_of(name).is_some_and(|r| r.starts_with("__tsoify_cxx_") || r.starts_with("__tsoify_c11_"))
+        || name == "thrd_current"
         || name == "pthread_cond_clockwait"
         || name.starts_with("sem_")
         || name.starts_with("pthread_barrier_")
@@ -217,6 +247,7 @@ pub fn redirect_of(name: &str) -> Option<&'static str> {
     REDIRECTS
         .iter()
         .chain(CXX_REDIRECTS)
+        .chain(C11_REDIRECTS)
         .find(|(n, _)| *n == name)
         .map(|(_, r)| *r)
         .or_else(|| is_library_throw(name).then_some("__tsoify_cxx_throw"))
