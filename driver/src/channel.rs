@@ -8,7 +8,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 pub const MAGIC: u32 = 0x54534f49;
-pub const VERSION: u32 = 16;
+pub const VERSION: u32 = 17;
 pub const MAX_CHOICES: usize = 1 << 18;
 pub const MAX_EVENTS: usize = 1 << 17;
 pub const OUTCOME_BYTES: usize = 4096;
@@ -291,6 +291,8 @@ pub struct Shm {
     pub unroll: u32,
     pub no_await: u32,
     pub spurious: u32,
+    /// 1 = an access of freed heap memory is no error (tsoify_channel.h)
+    pub freed_ok: u32,
     /// not 0: a probe execution seeded with it (see explore.rs, Probes)
     pub probe: u32,
     pub n_options: u32,
@@ -334,7 +336,7 @@ pub struct Shm {
 }
 
 /// The size the C header asserts too (a layout change fails to compile).
-pub const SHM_BYTES: usize = 25_911_448;
+pub const SHM_BYTES: usize = 25_911_456;
 const _: () = assert!(std::mem::size_of::<Shm>() == SHM_BYTES);
 // the offsets the C header asserts under -m32 and -m64 alike (an ILP32
 // program's runtime shares this memory with the 64-bit verify)
@@ -342,8 +344,8 @@ const _: () = {
     use std::mem::{offset_of, size_of};
     assert!(size_of::<Choice>() == 28 && size_of::<Footprint>() == 24 && size_of::<Sleeper>() == 12 && size_of::<Event>() == 56);
     assert!(offset_of!(Event, addr) == 8 && offset_of!(Event, aux) == 24 && offset_of!(Event, fp) == 32);
-    assert!(offset_of!(Shm, steps) == 128 && offset_of!(Shm, choices) == 4744);
-    assert!(offset_of!(Shm, events) == 7_344_776 && offset_of!(Shm, sleep_fps) == 18_882_184);
+    assert!(offset_of!(Shm, steps) == 136 && offset_of!(Shm, choices) == 4752);
+    assert!(offset_of!(Shm, events) == 7_344_784 && offset_of!(Shm, sleep_fps) == 18_882_192);
 };
 
 /// How an execution ended (enum tsoify_status).
@@ -367,18 +369,20 @@ pub enum Status {
     Livelock,
     /// a loop ran more iterations than --unroll allows: the execution was cut
     Unroll,
+    /// a load, store or read-modify-write of heap memory already freed
+    Freed,
 }
 
 impl Status {
     pub fn from_u32(v: u32) -> Status {
         use Status::*;
-        [Running, Done, Assert, ReachError, Abort, Deadlock, StepLimit, Assume, Internal, Crash, Hang, SleepBlocked, Livelock, Unroll]
+        [Running, Done, Assert, ReachError, Abort, Deadlock, StepLimit, Assume, Internal, Crash, Hang, SleepBlocked, Livelock, Unroll, Freed]
             .get(v as usize)
             .copied()
             .unwrap_or(Internal)
     }
     pub fn is_violation(self) -> bool {
-        matches!(self, Status::Assert | Status::ReachError | Status::Abort | Status::Deadlock | Status::Livelock | Status::Crash)
+        matches!(self, Status::Assert | Status::ReachError | Status::Abort | Status::Deadlock | Status::Livelock | Status::Crash | Status::Freed)
     }
     /// The word used in `VIOLATION <kind>`.
     pub fn violation_kind(self) -> &'static str {
@@ -389,6 +393,7 @@ impl Status {
             Status::Deadlock => "deadlock",
             Status::Livelock => "livelock",
             Status::Crash => "crash",
+            Status::Freed => "use-after-free",
             _ => "none",
         }
     }

@@ -448,6 +448,7 @@ fn configure(s: &mut channel::Shm, cfg: &Config) {
     s.unroll = cfg.unroll;
     s.no_await = cfg.no_await as u32;
     s.spurious = cfg.spurious_wakeups;
+    s.freed_ok = !cfg.property.is_violation(Status::Freed) as u32;
     s.log_events = 1;
     s.hang_seconds = cfg.hang_seconds;
     s.prefix_len = 0;
@@ -467,7 +468,7 @@ fn settle_status(s: &channel::Shm, status: Status) -> (Status, Option<Vec<Event>
     }
     match status {
         Status::Crash | Status::Hang => (Status::Assume, None),
-        Status::Assert | Status::ReachError | Status::Abort => {
+        Status::Assert | Status::ReachError | Status::Abort | Status::Freed => {
             let n = (s.n_events as usize).min(s.events.len());
             let witness = if s.flags & channel::FL_EVENTS_TRUNC == 0 { dpor::beside_failed_assumes(&s.events[..n]) } else { None };
             match witness {

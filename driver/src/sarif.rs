@@ -238,6 +238,7 @@ fn rule_of(s: Status) -> &'static str {
         Status::Crash => "crash",
         Status::Deadlock => "deadlock",
         Status::Livelock => "livelock",
+        Status::Freed => "use-after-free",
         _ => "assertion-violation",
     }
 }

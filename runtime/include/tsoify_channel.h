@@ -21,7 +21,7 @@
 #define TSOIFY_U64 uint64_t __attribute__((aligned(8)))
 
 #define TSOIFY_CHANNEL_MAGIC   0x54534f49u /* "TSOI" */
-#define TSOIFY_CHANNEL_VERSION 16u
+#define TSOIFY_CHANNEL_VERSION 17u
 #define TSOIFY_MAX_CHOICES     (1u << 18)
 #define TSOIFY_MAX_EVENTS      (1u << 17)
 #define TSOIFY_OUTCOME_BYTES   4096u
@@ -70,6 +70,8 @@ enum tsoify_status {
                               change no thread can make (it would spin forever) */
   TSOIFY_ST_UNROLL = 13,   /* a loop ran more iterations than --unroll allows:
                               the execution is cut (a bound, not a verdict) */
+  TSOIFY_ST_FREED = 14,    /* a load, store or read-modify-write of heap
+                              memory that free() gave back (libc.c) */
 };
 
 /* Flags of one execution. */
@@ -293,6 +295,9 @@ struct tsoify_shm {
   uint32_t unroll;     /* iterations per loop entry before UNROLL; 0 = unbounded */
   uint32_t no_await;   /* 1 = never block a thread in an await loop (it spins like any loop) */
   uint32_t spurious;   /* pthread_cond_wait may return without a signal this often per thread and execution */
+  uint32_t freed_ok;   /* 1 = an access of freed heap memory is no error (SV-COMP unreach-call): it
+                          touches what the block held, as before the free; 0 = it ends the execution
+                          as TSOIFY_ST_FREED */
   uint32_t probe;      /* not 0: a probe execution (no prefix, guide or sleepers): scheduling by
                           random priorities seeded with it, value choices at random (choice.c) */
   uint32_t n_options;  /* result: entries used in option_procs[] */
@@ -349,7 +354,7 @@ struct tsoify_shm {
 #define TSOIFY_GUIDE_PROC 0x80000000u
 
 /* Both sides assert this size, so a layout change shows up at compile time. */
-#define TSOIFY_SHM_BYTES 25911448u
+#define TSOIFY_SHM_BYTES 25911456u
 _Static_assert(sizeof(struct tsoify_shm) == TSOIFY_SHM_BYTES, "update TSOIFY_SHM_BYTES here and SHM_BYTES in channel.rs");
 /* The layout both sides (a 32-bit program and the 64-bit verify) must
  * share, as driver/src/channel.rs has it: a change that differs between
@@ -360,8 +365,8 @@ _Static_assert(sizeof(struct tsoify_sleeper) == 12, "tsoify_sleeper layout");
 _Static_assert(sizeof(struct tsoify_event) == 56 && offsetof(struct tsoify_event, addr) == 8 && offsetof(struct tsoify_event, aux) == 24 &&
                    offsetof(struct tsoify_event, fp) == 32,
                "tsoify_event layout");
-_Static_assert(offsetof(struct tsoify_shm, steps) == 128 && offsetof(struct tsoify_shm, choices) == 4744 &&
-                   offsetof(struct tsoify_shm, events) == 7344776 && offsetof(struct tsoify_shm, sleep_fps) == 18882184,
+_Static_assert(offsetof(struct tsoify_shm, steps) == 136 && offsetof(struct tsoify_shm, choices) == 4752 &&
+                   offsetof(struct tsoify_shm, events) == 7344784 && offsetof(struct tsoify_shm, sleep_fps) == 18882192,
                "tsoify_shm layout");
 
 /* Fork-server protocol. The explorer posts a command by writing `command`

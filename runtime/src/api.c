@@ -70,6 +70,9 @@ static void locked_prologue(void *addr, uint64_t size, uint32_t loc) {
   rt_pending_need(NEED_EMPTY);
   rt_sched_point();
   rt_mm_drain(rt_cur, loc);
+#ifndef TSOIFY_EXPORT
+  rt_heap_access(addr, size, 1, loc);
+#endif
 }
 
 /* Operands and results are rt_val (rt.h), converted to the operation's

@@ -368,7 +368,7 @@ _Noreturn void rt_end(int status, uint32_t loc, const char *fmt, ...) {
    * except a violation at an event of a thread, which the explorer keeps
    * when it does not depend on any failed assume (the execution without
    * the failed steps reaches it: explore.rs, dpor.rs beside_failed_assumes) */
-  int at_an_event = status == TSOIFY_ST_ASSERT || status == TSOIFY_ST_REACH_ERROR || status == TSOIFY_ST_ABORT;
+  int at_an_event = status == TSOIFY_ST_ASSERT || status == TSOIFY_ST_REACH_ERROR || status == TSOIFY_ST_ABORT || status == TSOIFY_ST_FREED;
   if ((s->flags & TSOIFY_FL_ASSUME_FAILED) && !at_an_event && status != TSOIFY_ST_INTERNAL &&
       status != TSOIFY_ST_SLEEP_BLOCKED)
     status = TSOIFY_ST_ASSUME, fmt = 0;

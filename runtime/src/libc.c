@@ -28,10 +28,26 @@ struct block { uint64_t size; uint64_t freed; };
 
 static char *heap_base;
 static char *heap_top[RT_MAX_THREADS]; /* data segment: restored with it */
+char *rt_heap_lo, *rt_heap_hi;
+/* One byte per HEAP_ALIGN bytes of the arenas: 1 where a freed block's
+ * bytes are (blocks are never reused, so freed stays freed until the
+ * execution ends; scrubbed with the arenas). */
+static uint8_t *freed_map;
 
 void rt_heap_init(void) {
   heap_base = rt_scratch(HEAP_BYTES);
+  freed_map = rt_scratch(HEAP_BYTES / HEAP_ALIGN);
+  rt_heap_lo = heap_base, rt_heap_hi = heap_base + HEAP_BYTES;
   for (int t = 0; t < RT_MAX_THREADS; t++) heap_top[t] = heap_base + (size_t)t * HEAP_SLICE;
+}
+
+void rt_heap_check(const void *addr, uint64_t size, int write, uint32_t loc) {
+  size_t first = (size_t)((const char *)addr - heap_base) / HEAP_ALIGN;
+  size_t last = (size_t)((const char *)addr + (size ? size : 1) - 1 - heap_base) / HEAP_ALIGN;
+  for (size_t g = first; g <= last && g < HEAP_BYTES / HEAP_ALIGN; g++)
+    if (freed_map[g])
+      rt_end(TSOIFY_ST_FREED, loc, "%s %u byte%s of freed memory at %p%s", write ? "write to" : "read of", (unsigned)size,
+             size == 1 ? "" : "s", addr, write == 2 ? " (a store buffered before the free, flushed after it)" : "");
 }
 
 /* Called after an execution, before the data segment (and with it
@@ -39,7 +55,10 @@ void rt_heap_init(void) {
 void rt_heap_scrub(void) {
   for (int t = 0; t < RT_MAX_THREADS; t++) {
     char *base = heap_base + (size_t)t * HEAP_SLICE;
-    if (heap_top[t] > base) memset(base, 0, (size_t)(heap_top[t] - base));
+    if (heap_top[t] > base) {
+      memset(base, 0, (size_t)(heap_top[t] - base));
+      memset(freed_map + (size_t)(base - heap_base) / HEAP_ALIGN, 0, (size_t)(heap_top[t] - base) / HEAP_ALIGN);
+    }
   }
 }
 
@@ -68,6 +87,8 @@ void __tsoify_free(void *p) {
   if (b->freed) rt_end(TSOIFY_ST_ABORT, rt_cur_loc, "double free");
   rt_mm_drop(rt_cur, p, b->size);
   b->freed = 1;
+  /* the block's own bytes (its header is the runtime's) */
+  if (b->size) memset(freed_map + (size_t)((char *)p - heap_base) / HEAP_ALIGN, 1, (b->size + HEAP_ALIGN - 1) / HEAP_ALIGN);
   rt_event(TSOIFY_EV_FREE, p, 0, b->size, rt_cur_loc, 0, 0);
 }
 

@@ -243,6 +243,7 @@ void rt_mm_peek(int t, const void *addr, uint32_t size, void *out) {
 void rt_mm_load(int t, const void *addr, uint32_t size, void *out, uint32_t loc) {
   uint32_t src;
 #ifndef TSOIFY_EXPORT
+  rt_heap_access(addr, size, 0, loc);
   if (rt_sym_stored | rt_sym_claimed[t]) {
     int mixed = 0;
     uint32_t id = rt_sym_stored ? sym_seen(t, (uintptr_t)addr, size, &mixed) : 0;
@@ -389,6 +390,12 @@ static void remove_entry(struct buffer *b, uint32_t idx) {
 void rt_mm_flush_entry(int t, uint32_t idx) {
   struct buffer *b = &buffers[t];
   struct entry *e = &b->e[idx];
+#ifndef TSOIFY_EXPORT
+  /* a store issued before a free may reach memory after it: on the
+   * hardware it lands in freed memory (the flush, not the store, races
+   * with the free for the reduction: a buffered store touches nothing) */
+  rt_heap_access((void *)e->addr, e->size, 2, e->loc);
+#endif
   write_memory(e->addr, e->val, e->size, e->sym);
   rt_event(TSOIFY_EV_FLUSH, (void *)e->addr, e->size, e->val.w[0], e->loc, e->proc,
            (uint32_t)t | e->epoch << 8);
@@ -499,6 +506,7 @@ void rt_mm_store(int t, void *addr, uint32_t size, const void *in, uint32_t orde
   int model = RT_MODEL;
   uint32_t sym = 0;
 #ifndef TSOIFY_EXPORT
+  rt_heap_access(addr, size, 1, loc);
   if (rt_sym_on) sym = rt_sym_take_store(t, a, size);
 #endif
   if (model == TSOIFY_MODEL_SC) {

@@ -300,6 +300,14 @@ void *rt_scratch(size_t bytes);
 /* ---- libc.c ---- */
 void rt_heap_init(void);
 void rt_heap_scrub(void); /* zero what the last execution allocated */
+/* An access of [addr, addr + size) by the current thread (write: 1, a
+ * flush: 2): inside the heap, ends the execution (TSOIFY_ST_FREED) when it
+ * touches a freed block, unless the explorer's property does not count it. */
+extern char *rt_heap_lo, *rt_heap_hi;
+void rt_heap_check(const void *addr, uint64_t size, int write, uint32_t loc);
+static inline void rt_heap_access(const void *addr, uint64_t size, int write, uint32_t loc) {
+  if ((const char *)addr >= rt_heap_lo && (const char *)addr < rt_heap_hi && !rt_shm->freed_ok) rt_heap_check(addr, size, write, loc);
+}
 void rt_outcome_reset(void);
 
 #endif

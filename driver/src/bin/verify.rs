@@ -25,7 +25,8 @@ static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 once per execution, and explores every thread schedule and every way the store buffers can reach memory \
 (depth-first, with dynamic partial order reduction; executions run in a separate worker process restored \
 from a snapshot between runs, so a crash or hang of the program cannot harm the search). Reports SAFE when no execution fails, VIOLATION with a step-by-step trace when one does \
-(assertion, reach_error, abort, crash, deadlock), and UNKNOWN when the search was cut short.\n\n\
+(assertion, reach_error, abort, crash, deadlock, livelock, use-after-free: an access of freed heap memory, \
+also by a buffered store reaching memory after the free), and UNKNOWN when the search was cut short.\n\n\
 Memory models: sc - every store visible at once; tso - x86: a FIFO store buffer per thread, loads see \
 their own buffered stores first, mfence and locked instructions (atomic RMW, cmpxchg, seq_cst store) \
 drain it; pso - one FIFO per thread and address, so stores to different addresses may reorder.",
