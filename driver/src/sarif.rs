@@ -37,6 +37,7 @@ const RULES: &[(&str, &str, &str)] = &[
     ("crash", "The program crashes", "In some execution of the program under the memory model, the program is killed by a signal (an invalid memory access, an arithmetic error, ...)."),
     ("deadlock", "Deadlock", "In some execution of the program under the memory model, every thread that has not finished is blocked (a mutex, a join, a condition variable, a barrier, ...)."),
     ("livelock", "Livelock", "In some execution of the program under the memory model, every thread that has not finished spins in a loop that only waits, and no thread can change what they wait for."),
+    ("use-after-free", "Freed memory is accessed", "In some execution of the program under the memory model, a load, store or read-modify-write touches heap memory after free() (or delete) gave it back, or a store buffered before the free reaches memory after it."),
     ("data-race", "Data race", "Two accesses to the same bytes by different threads, at least one a write and at least one not atomic, that C11 happens-before does not order (verify --races=violation)."),
     ("not-robust", "Execution not equivalent to any SC execution", "An execution under the relaxed memory model has reads no sequentially consistent execution has: a store still waited in its store buffer when a later access of the same thread ran (verify --robustness)."),
 ];

@@ -46,3 +46,19 @@ fn unreach_call_does_not_count_a_use_after_free() {
     assert_eq!(code, 0, "{out}{err}");
     assert!(out.trim_end().ends_with("Result: TRUE"), "{out}");
 }
+
+/// A use after free in a SARIF log: a result of its own rule.
+#[test]
+fn a_use_after_free_is_a_sarif_rule() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("r.sarif");
+    let src = repo().join("tests/programs/memory/reclaim.c");
+    let (code, out, err) = run_verify(&["-q", "--sarif", log.to_str().unwrap(), src.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}{err}");
+    let v: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&log).unwrap()).unwrap();
+    let run = &v["runs"][0];
+    let result = &run["results"][0];
+    assert_eq!(result["ruleId"], "use-after-free", "{result}");
+    let rule = &run["tool"]["driver"]["rules"][result["ruleIndex"].as_u64().unwrap() as usize];
+    assert_eq!(rule["id"], "use-after-free", "{rule}");
+}
