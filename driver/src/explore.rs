@@ -239,8 +239,9 @@ impl UnboundedFirst {
     /// One line for a person: what the search with unbounded buffers found
     /// and what that means at `bound`.
     pub fn note(&self, bound: u32) -> String {
-        // a reason may come in its own parentheses already ("(over no complete execution: ...)")
-        let reason = self.reason.trim_start_matches('(').trim_end_matches(')');
+        // a SAFE reason comes in its own parentheses ("(over no complete
+        // execution: ...)", report.rs); others do not, and may end in one
+        let reason = self.reason.strip_prefix('(').and_then(|r| r.strip_suffix(')')).unwrap_or(&self.reason);
         let why = if reason.is_empty() { String::new() } else { format!(" ({reason})") };
         let what = format!("{}{why} with unbounded buffers, after {} executions in {:.3} s", self.verdict, self.executions, self.seconds);
         match (self.carried_over, self.violation_buffered) {

@@ -121,6 +121,10 @@ fn c11_threads_are_modelled_as_pthreads() {
             assert_eq!((code, out.as_str()), (1, "VIOLATION assertion\n"), "-DNO_WAIT under {model}, --por {por}: {err}");
         }
     }
+    // a recursive mtx_t is refused as a recursive pthread mutex is
+    let (code, out, err) = run_verify(&["-D", "RECURSIVE", src]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.starts_with("UNKNOWN runtime: recursive mutexes are not modelled"), "{out}");
     let dir = tempfile::tempdir().unwrap();
     let o = tsoify().args(["--export", "--model", "tso"]).arg(src).arg("-o").arg(dir.path().join("c.bc")).output().unwrap();
     let err = String::from_utf8_lossy(&o.stderr);

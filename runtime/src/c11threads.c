@@ -23,9 +23,12 @@
 enum { THRD_SUCCESS = 0, THRD_BUSY = 1, THRD_ERROR = 2, THRD_TIMEDOUT = 4 };
 enum { MTX_RECURSIVE = 1 };
 
+int __tsoify_pthread_create(pthread_t *out, const pthread_attr_t *attr, void *(*fn)(void *), void *arg);
 int __tsoify_pthread_join(pthread_t t, void **ret);
 _Noreturn void __tsoify_pthread_exit(void *ret);
 int __tsoify_pthread_detach(pthread_t t);
+int __tsoify_pthread_mutexattr_init(pthread_mutexattr_t *a);
+int __tsoify_pthread_mutexattr_settype(pthread_mutexattr_t *a, int type);
 int __tsoify_pthread_mutex_init(pthread_mutex_t *m, const pthread_mutexattr_t *a);
 int __tsoify_pthread_mutex_lock(pthread_mutex_t *m);
 int __tsoify_pthread_mutex_trylock(pthread_mutex_t *m);
@@ -53,11 +56,8 @@ static void *c11_entry(void *arg) {
 }
 
 int __tsoify_c11_thrd_create(pthread_t *out, c11_start_fn fn, void *arg) {
-  rt_sched_point();
-  rt_mm_drain(rt_cur, rt_cur_loc);
-  int t = rt_spawn(c11_entry, arg);
-  c11_start[t] = fn;
-  *out = (pthread_t)t;
+  __tsoify_pthread_create(out, 0, c11_entry, arg);
+  c11_start[*out] = fn; /* the new thread has not run yet */
   return THRD_SUCCESS;
 }
 
@@ -83,8 +83,11 @@ int __tsoify_c11_thrd_sleep(const struct timespec *duration, struct timespec *re
 
 /* ---- mutexes ---- */
 int __tsoify_c11_mtx_init(pthread_mutex_t *m, int type) {
-  if (type & MTX_RECURSIVE) rt_end(TSOIFY_ST_INTERNAL, rt_cur_loc, "recursive mutexes are not modelled");
-  __tsoify_pthread_mutex_init(m, 0);
+  /* a recursive one is refused where pthread_mutex_init refuses it */
+  pthread_mutexattr_t a;
+  __tsoify_pthread_mutexattr_init(&a);
+  if (type & MTX_RECURSIVE) __tsoify_pthread_mutexattr_settype(&a, PTHREAD_MUTEX_RECURSIVE);
+  __tsoify_pthread_mutex_init(m, &a);
   return THRD_SUCCESS;
 }
 

@@ -2,7 +2,8 @@
  * initialiser between them, add to a counter under an mtx_t and announce
  * themselves through a cnd_t; main waits for both, joins them and checks
  * their int results, then tries trylock and thread-specific storage.
- * -DNO_WAIT skips main's wait: it then checks before the workers ran. */
+ * -DNO_WAIT skips main's wait: it then checks before the workers ran.
+ * -DRECURSIVE makes the mutex recursive, which is not modelled. */
 #include <assert.h>
 #include <threads.h>
 
@@ -10,6 +11,11 @@ static mtx_t m;
 static cnd_t announced;
 static once_flag once = ONCE_FLAG_INIT;
 static int counter, inits;
+#ifdef RECURSIVE
+#define MTX_TYPE (mtx_plain | mtx_recursive)
+#else
+#define MTX_TYPE mtx_plain
+#endif
 
 static void init(void) { inits++; }
 
@@ -24,7 +30,7 @@ static int worker(void *arg) {
 
 int main(void) {
   thrd_t a, b;
-  assert(mtx_init(&m, mtx_plain) == thrd_success);
+  assert(mtx_init(&m, MTX_TYPE) == thrd_success);
   assert(cnd_init(&announced) == thrd_success);
   assert(thrd_create(&a, worker, (void *)1) == thrd_success);
   assert(thrd_create(&b, worker, (void *)2) == thrd_success);
