@@ -139,9 +139,15 @@ pub struct Analyzer {
 /// and scans every earlier event itself), for a synchronisation object
 /// those using it. Events of one process are ordered without it. Lists
 /// hold event indices in increasing order.
+///
+/// A read depends only on writes, so the writes of each word have a list
+/// of their own: a thread spinning on a word reads it thousands of times,
+/// and each read scanning every earlier read of it made the analysis of
+/// such an execution quadratic (sv-benchmarks ring_2w1r-2 never finished).
 #[derive(Default)]
 struct Touches {
     words: FxHashMap<u64, Vec<u32>>,
+    written: FxHashMap<u64, Vec<u32>>,
     objects: FxHashMap<u64, Vec<u32>>,
     wide: Vec<u32>,
     /// every list entry in the order it was added, to take the lists back
@@ -153,6 +159,7 @@ struct Touches {
 #[derive(Clone, Copy)]
 enum Touch {
     Word(u64),
+    Written(u64),
     Object(u64),
     Wide,
 }
@@ -178,6 +185,7 @@ impl Touches {
         while let Some(&touch) = self.log.last() {
             let list = match touch {
                 Touch::Word(w) => self.words.get_mut(&w),
+                Touch::Written(w) => self.written.get_mut(&w),
                 Touch::Object(o) => self.objects.get_mut(&o),
                 Touch::Wide => Some(&mut self.wide),
             }
@@ -203,6 +211,10 @@ impl Touches {
                 for word in w {
                     self.words.entry(word).or_default().push(i as u32);
                     self.log.push(Touch::Word(word));
+                    if f.writes() {
+                        self.written.entry(word).or_default().push(i as u32);
+                        self.log.push(Touch::Written(word));
+                    }
                 }
             }
         }
@@ -226,9 +238,11 @@ impl Touches {
             out.extend((0..i as u32).rev());
             return;
         }
+        // a pure read: the writes are its only dependent events
+        let by_word = if f.writes() { &self.words } else { &self.written };
         let mut lists = 0;
         for word in w {
-            if let Some(l) = self.words.get(&word) {
+            if let Some(l) = by_word.get(&word) {
                 out.extend(l);
                 lists += 1;
             }
