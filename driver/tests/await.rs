@@ -24,6 +24,8 @@ const PROGRAMS: &[(&str, &str, &str)] = &[
     ("own-buffer", "2", "none"),
     ("atomic-wait", "2", "none"),
     ("carried-local", "2", "none"),
+    ("private-path", "3", "none"),
+    ("private-spoil", "3", "none"),
     ("tas-lock", "3", "source"),
     ("cas-lock", "3", "source"),
     ("dekker-backoff", "3", "source"),
@@ -62,6 +64,10 @@ fn await_outcomes_are_the_expected_ones() {
         ("dekker-backoff", "sc", &["both=0"]),
         ("dekker-backoff", "tso", &["both=0", "both=1"]),
         ("own-buffer", "tso", &["r=2 x=2"]),
+        ("private-path", "tso", &["got=1,2"]),
+        ("private-path", "pso", &["got=0,0", "got=0,2", "got=1,0", "got=1,2"]),
+        ("private-spoil", "sc", &["left=1"]),
+        ("private-spoil", "pso", &["left=1"]),
         ("tas-lock", "tso", &["count=2 peek=0", "count=2 peek=1", "count=2 peek=2"]),
     ];
     for &(name, model, want) in cases {
@@ -101,4 +107,21 @@ fn a_spin_loop_ends_and_the_trace_shows_the_wait() {
     let (code, out, _) = run_verify(&["--model", "pso", bad.to_str().unwrap()]);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("await wakes: flag is now 1"), "{out}");
+}
+
+/// A spin loop whose other path writes a private array (sv-benchmarks
+/// ring_2w1r-2) blocks on the path that only spins: the search is complete
+/// within a small step limit. Before, a private store anywhere in the loop
+/// made it no await candidate, and every execution in which the consumer ran
+/// first spun to the limit (UNKNOWN).
+#[test]
+fn a_spin_path_blocks_though_another_path_writes_private_memory() {
+    let prog = repo().join("tests/programs/await/private-path.c");
+    for model in ["sc", "tso", "pso"] {
+        for por in ["none", "source", "optimal"] {
+            let (code, out, _) = run_verify(&["--model", model, "--por", por, "--max-steps", "500", prog.to_str().unwrap()]);
+            assert_eq!(code, 0, "{model} {por}: {out}");
+            assert!(out.starts_with("SAFE"), "{model} {por}: {out}");
+        }
+    }
 }

@@ -1,8 +1,9 @@
 //! Loops: find the natural loops of a function, count their iterations per
 //! entry (for `--unroll`), and mark the await candidates, loops whose
-//! iteration cannot change the thread's local state behind the runtime's
-//! back, so the runtime may block a thread whose iteration only read until
-//! what it read changes (the soundness argument is in runtime/src/await.c).
+//! iterations tell the runtime whenever they change the thread's local state
+//! behind its back, so the runtime may block a thread whose iteration only
+//! read until what it read changes (the soundness argument is in
+//! runtime/src/await.c).
 //!
 //! Runs before the memory operations are rewritten: the candidate test looks
 //! at the program's own instructions.
@@ -163,26 +164,53 @@ fn allowed_in_await(f: Value) -> bool {
         || name == "llvm.donothing"
 }
 
+/// What one iteration of a loop may do that the runtime does not see.
+#[derive(PartialEq)]
+enum Unseen {
+    /// nothing: an iteration the runtime saw only read is a no-op if what
+    /// it read is unchanged
+    Nothing,
+    /// these instructions (a store to a private local, an alloca, a call
+    /// the runtime cannot follow): the pass tells the runtime when one runs
+    /// (`__tsoify_await_spoil`), so only an iteration that ran none may block
+    At(Vec<Value>),
+    /// control or state the pass cannot account for: never block
+    Anything,
+}
+
 /// Can one iteration of `l` change the thread's local state in a way the
-/// runtime does not see? If not, an iteration that the runtime saw only read
-/// (and whose reads are all unchanged) would be repeated exactly: a no-op.
-/// Shared stores, sync calls and nondet values are allowed here: the runtime
-/// sees them, and an iteration that makes one is simply not blocked.
-fn is_await_candidate(l: &Loop, esc: &mut Escapes) -> bool {
-    l.body.iter().all(|&b| {
-        block_instructions(b).into_iter().all(|i| match ir::opcode(i) {
-            // a value carried from one iteration to the next: allowed when
-            // it can be compared, so the latch can tell the runtime whether
-            // the iteration changed it (see carried_phis)
-            Some(Op::LLVMPHI) => b != l.header || comparable(i),
-            // a write the runtime would not see
-            Some(Op::LLVMStore) => !esc.is_private(ir::operand(i, 1)),
-            Some(Op::LLVMAlloca | Op::LLVMInvoke | Op::LLVMCallBr | Op::LLVMRet | Op::LLVMVAArg) => false,
-            Some(Op::LLVMIndirectBr | Op::LLVMResume | Op::LLVMLandingPad) => false,
-            Some(Op::LLVMCall) => !ir::is_inline_asm_call(i) && ir::called_function(i).is_some_and(allowed_in_await),
-            _ => true,
-        })
-    })
+/// runtime does not see, and where? Shared stores, sync calls and nondet
+/// values are not such changes: the runtime sees them, and an iteration
+/// that makes one is simply not blocked. A spin loop whose other path
+/// writes a private array (sv-benchmarks ring_2w1r: `if (empty) continue;
+/// ... ++read[val - 1]`) still blocks on the path that only spins.
+fn unseen_changes(l: &Loop, esc: &mut Escapes) -> Unseen {
+    let mut at = vec![];
+    for &b in &l.body {
+        for i in block_instructions(b) {
+            let unseen = match ir::opcode(i) {
+                // a value carried from one iteration to the next: allowed when
+                // it can be compared, so the latch can tell the runtime whether
+                // the iteration changed it (see carried_phis)
+                Some(Op::LLVMPHI) if b == l.header && !comparable(i) => return Unseen::Anything,
+                Some(Op::LLVMInvoke | Op::LLVMCallBr | Op::LLVMRet) => return Unseen::Anything,
+                Some(Op::LLVMIndirectBr | Op::LLVMResume | Op::LLVMLandingPad) => return Unseen::Anything,
+                // a write the runtime would not see
+                Some(Op::LLVMStore) => esc.is_private(ir::operand(i, 1)),
+                Some(Op::LLVMAlloca | Op::LLVMVAArg) => true,
+                Some(Op::LLVMCall) => ir::is_inline_asm_call(i) || !ir::called_function(i).is_some_and(allowed_in_await),
+                _ => false,
+            };
+            if unseen {
+                at.push(i);
+            }
+        }
+    }
+    if at.is_empty() {
+        Unseen::Nothing
+    } else {
+        Unseen::At(at)
+    }
 }
 
 /// An integer or pointer value: `icmp ne` tells whether it changed.
@@ -208,6 +236,7 @@ pub struct LoopRuntime {
     pub begin: (LLVMTypeRef, Value),
     pub back: (LLVMTypeRef, Value),
     pub carried: (LLVMTypeRef, Value),
+    pub spoil: (LLVMTypeRef, Value),
 }
 
 /// Instrument the loops of `f`: a per-entry iteration counter checked at
@@ -218,9 +247,18 @@ pub fn instrument(f: Value, b: LLVMBuilderRef, ctx: LLVMContextRef, rt: &LoopRun
     let mut esc = Escapes::default();
     // decided before anything is inserted: the hooks of one loop must not
     // make an enclosing loop look as if it changed local state
-    let candidates: Vec<bool> = loops.iter().map(|l| is_await_candidate(l, &mut esc)).collect();
+    let unseen: Vec<Unseen> = loops.iter().map(|l| unseen_changes(l, &mut esc)).collect();
+    let candidates: Vec<bool> = unseen.iter().map(|u| *u != Unseen::Anything).collect();
+    let mut spoilers: Vec<Value> = unseen.into_iter().flat_map(|u| if let Unseen::At(at) = u { at } else { vec![] }).collect();
+    spoilers.sort_unstable();
+    spoilers.dedup();
     let mut awaits = 0;
     unsafe {
+        // (an instruction of nested loops spoils whichever iteration runs it)
+        for &i in &spoilers {
+            LLVMPositionBuilderBefore(b, i);
+            LLVMBuildCall2(b, rt.spoil.0, rt.spoil.1, std::ptr::null_mut(), 0, c"".as_ptr());
+        }
         let i1 = LLVMInt1TypeInContext(ctx);
         let i32 = LLVMInt32TypeInContext(ctx);
         let i64 = LLVMInt64TypeInContext(ctx);

@@ -225,6 +225,7 @@ fn declare_runtime(m: LLVMModuleRef, t: &Types) -> Runtime {
             begin: declare(m, "__tsoify_await_begin", i64, &[i32]),
             back: declare(m, "__tsoify_loop_back", v, &[i32, i64, i32, i64]),
             carried: declare(m, "__tsoify_await_carried", v, &[i32, i64]),
+            spoil: declare(m, "__tsoify_await_spoil", v, &[]),
         },
         cur_loc,
     }

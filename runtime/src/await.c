@@ -6,11 +6,14 @@
  * its header carries from one iteration to the next (phis) are integers or
  * pointers, which each latch compares with what the iteration began with
  * (__tsoify_await_carried: an iteration that changed one is spoiled), and its
- * body holds no store to a private local, no call (other than yields and
- * debug intrinsics) and no alloca; loads, fences, atomic RMWs and
- * compare-exchanges are allowed. The
- * pass calls __tsoify_await_begin() at the top of every iteration and
- * __tsoify_loop_back() on every back edge.
+ * body has no exceptional control flow. Before each instruction of the body
+ * that changes local state unseen (a store to a private local, an alloca, a
+ * call of an undefined function the runtime does not model) the pass calls
+ * __tsoify_await_spoil(): an iteration that runs one is spoiled, an iteration
+ * on another path (the `continue` of a spin loop whose other path writes a
+ * private array) is not. Loads, fences, atomic RMWs and compare-exchanges are
+ * seen by the runtime. The pass calls __tsoify_await_begin() at the top of
+ * every iteration and __tsoify_loop_back() on every back edge.
  *
  * The runtime then checks each iteration dynamically. It records every value
  * the iteration read (address, size, bytes) and whether it did anything else
@@ -94,6 +97,11 @@ void __tsoify_await_carried(uint32_t changed, uint64_t gen) {
   struct await_rec *a = &recs[rt_cur];
   if (changed && gen && gen == a->gen) a->spoiled = 1;
 }
+
+/* Before an instruction of a candidate that changes local state the runtime
+ * does not see (a store to a private local, an alloca, a call it cannot
+ * follow): the running iteration, whichever loop's it is, is no no-op. */
+void __tsoify_await_spoil(void) { rt_await_spoil(); }
 
 void rt_await_spoil(void) {
   if (recs) recs[rt_cur].spoiled = 1;
