@@ -412,6 +412,8 @@ pub const FL_SLEEP_TRUNC: u32 = 8;
 pub const FL_ASSUME_FAILED: u32 = 16;
 /// nothing could run any more: the last step ended nothing (see dpor::Steps)
 pub const FL_RAN_OUT: u32 = 64;
+/// main waited at its end when the first assume failed: the execution is complete if it ends DONE
+pub const FL_END_BEFORE_ASSUME: u32 = 128;
 
 /// A running fork server: the instrumented program waiting for RUN commands.
 pub struct Server {

@@ -174,6 +174,27 @@ fn safe_over_no_complete_execution_says_so() {
     assert!(!out.contains("(("), "{out}");
 }
 
+/// Threads that block in an assume after main has returned do not make the
+/// execution infeasible: the process may end at main's return, before the
+/// assume. Before, every execution of this program was discarded and SAFE
+/// said it rested on none. The bug variant is still found.
+#[test]
+fn an_assume_after_mains_return_leaves_a_complete_execution() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = repo().join("tests/programs/ending/assume-after-return.c");
+    let prog = build(&src, dir.path());
+    for model in ["sc", "tso", "pso"] {
+        for por in ["none", "source", "optimal"] {
+            let (code, out, _) = run_verify(&["--model", model, "--por", por, prog.to_str().unwrap()]);
+            assert_eq!(code, 0, "{model} {por}: {out}");
+            assert_eq!(out.lines().next(), Some("SAFE"), "{model} {por}: {out}");
+            let (code, out, _) = run_verify(&["--model", model, "--por", por, "-D", "BUG", src.to_str().unwrap()]);
+            assert_eq!(code, 1, "{model} {por}: {out}");
+            assert!(out.starts_with("VIOLATION assertion"), "{model} {por}: {out}");
+        }
+    }
+}
+
 /// `--outcomes` goes on after violations, so a search cut short (here by
 /// --max-executions) still answers VIOLATION: the outcome list must say
 /// it may be partial, on the terminal and in the JSON summary, and must

@@ -85,6 +85,9 @@ enum tsoify_status {
                                         unless another thread finds a violation first */
 #define TSOIFY_FL_RAN_OUT        64u /* the execution ended because nothing could run (every thread done,
                                         blocked, stopped or asleep): its last step ended nothing */
+#define TSOIFY_FL_END_BEFORE_ASSUME 128u /* main was waiting at its end (return, exit) when the first assume
+                                        failed in another thread: the process can end before that step, so
+                                        an execution that ends normally is complete, not discarded */
 
 /* What a choice point chose between. */
 enum tsoify_choice_kind {

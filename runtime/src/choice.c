@@ -369,8 +369,11 @@ _Noreturn void rt_end(int status, uint32_t loc, const char *fmt, ...) {
    * when it does not depend on any failed assume (the execution without
    * the failed steps reaches it: explore.rs, dpor.rs beside_failed_assumes) */
   int at_an_event = status == TSOIFY_ST_ASSERT || status == TSOIFY_ST_REACH_ERROR || status == TSOIFY_ST_ABORT || status == TSOIFY_ST_FREED;
+  /* (a normal end is complete when main was already at its end then:
+   * the process could have ended before the failed step) */
+  int ended_first = status == TSOIFY_ST_DONE && (s->flags & TSOIFY_FL_END_BEFORE_ASSUME);
   if ((s->flags & TSOIFY_FL_ASSUME_FAILED) && !at_an_event && status != TSOIFY_ST_INTERNAL &&
-      status != TSOIFY_ST_SLEEP_BLOCKED)
+      status != TSOIFY_ST_SLEEP_BLOCKED && !ended_first)
     status = TSOIFY_ST_ASSUME, fmt = 0;
   /* a thread was cut: an ending without a violation is not the program's */
   if ((s->flags & TSOIFY_FL_UNROLL_CUT) && (status == TSOIFY_ST_DONE || status == TSOIFY_ST_DEADLOCK || status == TSOIFY_ST_LIVELOCK))

@@ -255,6 +255,13 @@ static _Noreturn void stop_current(void) {
 }
 
 _Noreturn void rt_block_forever(void) {
+  /* main waits at its end for the others to run first (rt_end_point): in C
+   * the process may end now instead, before this step, in an execution
+   * that is complete and feasible (GenMC's hw-queue returns from main while
+   * its threads dequeue, each blocking in an assume when it finds nothing:
+   * every execution was discarded, and SAFE rested on none) */
+  if (!(rt_shm->flags & TSOIFY_FL_ASSUME_FAILED) && rt_cur != 0 && threads[0].state == T_RUNNABLE && threads[0].wait == W_END)
+    rt_shm->flags |= TSOIFY_FL_END_BEFORE_ASSUME;
   rt_shm->flags |= TSOIFY_FL_ASSUME_FAILED;
   rt_event(TSOIFY_EV_ASSUME_FAILED, 0, 0, 0, rt_cur_loc, 0, 0);
   /* inside an atomic block (an assume in a __VERIFIER_atomic_ function):
