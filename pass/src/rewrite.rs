@@ -291,6 +291,9 @@ impl<'a> Pass<'a> {
                 _ => {}
             }
         }
+        if !self.export && ir::name(f) == "main" {
+            self.main_return(&returns);
+        }
         self.release_frames(&escaping_allocas, &returns);
         if ir::name(f).starts_with("__VERIFIER_atomic_") {
             self.atomic_function(f, &returns);
@@ -559,6 +562,20 @@ impl<'a> Pass<'a> {
             let loc = self.locs.add(i, SiteOp::Call, None);
             self.before(i);
             unsafe { LLVMBuildStore(self.b, self.c32(loc), self.rt.cur_loc) };
+        }
+    }
+
+    /// main's return is the step that ends the process, and the other
+    /// threads run before it (runtime rt_end_point): taken while main's
+    /// frame is alive, since they may use its locals. After the return the
+    /// frame is gone (its buffered stores dropped, its memory reused by the
+    /// runtime's own calls), and a thread handed `&x` by a main that returns
+    /// without joining read garbage: SAFE where the thread can see x = 1.
+    fn main_return(&mut self, returns: &[Value]) {
+        let hook = declare(self.m, "__tsoify_main_return", self.t.void, &[]);
+        for &r in returns {
+            self.before(r);
+            self.call(hook, &[]);
         }
     }
 

@@ -326,10 +326,20 @@ static int (*main_fn)(int, char **, char **);
 static int main_argc;
 static char **main_argv, **main_envp;
 
+/* main's return is the end step (the pass calls __tsoify_main_return before
+ * main's frame dies); a main the pass did not instrument ends here. */
+static int main_returned;
+
+void __tsoify_main_return(void) {
+  if (rt_cur != 0 || main_returned) return; /* main called as a function */
+  main_returned = 1;
+  rt_end_point(1);
+}
+
 static void main_entry(void) {
   int code = main_fn(main_argc, main_argv, main_envp);
   (void)code;
-  rt_end_point(1);
+  if (!main_returned) rt_end_point(1);
   rt_end(TSOIFY_ST_DONE, 0, 0);
 }
 
