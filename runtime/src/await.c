@@ -8,7 +8,8 @@
  * (__tsoify_await_carried: an iteration that changed one is spoiled), and its
  * body has no exceptional control flow. Before each instruction of the body
  * that changes local state unseen (a store to a private local, an alloca, a
- * call of an undefined function the runtime does not model) the pass calls
+ * call the runtime cannot follow: an undefined function it does not model,
+ * an indirect call, inline asm) the pass calls
  * __tsoify_await_spoil(): an iteration that runs one is spoiled, an iteration
  * on another path (the `continue` of a spin loop whose other path writes a
  * private array) is not. Loads, fences, atomic RMWs and compare-exchanges are
