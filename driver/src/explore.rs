@@ -500,6 +500,9 @@ struct Search<'c> {
     flipped_branch: bool,
     /// happens-before and races of the last execution, kept for the next
     analyzer: dpor::Analyzer,
+    /// the steps of the last execution, made for its analysis (None when
+    /// it had none)
+    steps: Option<dpor::Steps>,
     /// --timeout passed inside the analysis of the last execution: it
     /// added nothing to explore, so the search stops here
     analysis_cut: bool,
@@ -528,6 +531,7 @@ impl<'c> Search<'c> {
             inputs: Rc::default(),
             flipped_branch: false,
             analyzer: dpor::Analyzer::with_deadline(cfg.timeout.map(|t| Instant::now() + t)),
+            steps: None,
             analysis_cut: false,
             stats: Stats::default(),
             violation: None,
@@ -718,6 +722,7 @@ impl<'c> Search<'c> {
         let truncated = s.flags & channel::FL_EVENTS_TRUNC != 0;
         // nothing could run any more: the last step ended nothing
         let ran_out = s.flags & channel::FL_RAN_OUT != 0;
+        self.steps = None;
         if truncated {
             // no complete footprint: explore this execution's nodes in full
             self.stats.events_truncated += 1;
@@ -727,18 +732,19 @@ impl<'c> Search<'c> {
                 node.explore_all = true;
             }
         } else {
-            dpor::seen_footprints(path, events);
+            let steps = self.steps.insert(dpor::Steps::new(path, events));
+            dpor::seen_footprints(path, steps, events);
             let Some(analysis) = self.analyzer.analyze(events) else {
                 self.analysis_cut = true;
                 return;
             };
             if self.optimal {
-                let ins = dpor::insert_wakeups(path, events, analysis, &self.inputs, ran_out);
+                let ins = dpor::insert_wakeups(path, steps, events, analysis, &self.inputs, ran_out);
                 self.stats.wakeups_inserted += ins.inserted;
                 self.stats.wakeups_redundant += ins.redundant;
                 self.stats.por_fallbacks += ins.fallbacks;
             } else {
-                dpor::add_backtracks(path, events, analysis, ran_out);
+                dpor::add_backtracks(path, steps, events, analysis, ran_out);
             }
         }
         if status != Status::SleepBlocked {
@@ -752,8 +758,8 @@ impl<'c> Search<'c> {
             dpor::other_threads_before_the_end(path, self.optimal);
         }
         dpor::room_makers(path, self.optimal);
-        if !truncated && status != Status::SleepBlocked {
-            dpor::unflushed_at_the_end(path, events, self.optimal);
+        if let (Some(steps), false) = (&self.steps, status == Status::SleepBlocked) {
+            dpor::unflushed_at_the_end(path, steps, events, self.optimal);
         }
     }
 
@@ -785,7 +791,7 @@ impl<'c> Search<'c> {
             // what ran here so far sleeps through the siblings (a step
             // with value choices: all of them, if every execution of the
             // subtree showed its footprint)
-            let step = dpor::step_at(&self.path, events, k);
+            let step = dpor::step_at(&self.path, events, k, self.steps.as_mut());
             self.path[k].explored.push(step);
             self.path[k].variants.clear();
             self.path[k].variants_cut = false;

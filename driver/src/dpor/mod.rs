@@ -58,11 +58,13 @@
 
 use crate::channel::{Choice, Event, Footprint, Input, CH_BRANCH, CH_ROOM_WAIT, CH_SCHEDULE, EV_ATOMIC_BEGIN, EV_ATOMIC_END, EV_FLUSH, EV_SPAWN};
 use rustc_hash::FxHashMap as HashMap;
-use std::collections::{BTreeSet, VecDeque};
+use std::collections::VecDeque;
 use std::rc::Rc;
 
 mod analysis;
+mod options;
 pub use analysis::{forget_dropped, Analysis, Analyzer};
+pub use options::OptionSet;
 
 /// `TSOIFY_DEBUG_POR` is set: print what the reduction does (read once;
 /// it is asked for every race).
@@ -139,8 +141,8 @@ pub struct Node {
     /// process id of each option (scheduling nodes)
     pub options: Vec<u32>,
     /// option indices to explore (source DPOR, none) / already explored
-    pub backtrack: BTreeSet<u32>,
-    pub done: BTreeSet<u32>,
+    pub backtrack: OptionSet,
+    pub done: OptionSet,
     /// first event after the choice
     pub event: u32,
     /// processes asleep on arrival here (as reported by the runtime)
@@ -197,8 +199,8 @@ impl Node {
             chosen: c.chosen,
             schedule,
             options,
-            backtrack: BTreeSet::from([c.chosen]),
-            done: BTreeSet::from([c.chosen]),
+            backtrack: OptionSet::one(c.chosen),
+            done: OptionSet::one(c.chosen),
             event: c.event,
             sleep: vec![],
             explored: vec![],
@@ -228,7 +230,7 @@ impl Node {
             // every value; or, as a fallback, every option, asleep or not:
             // the first one not done (done is sorted: its first gap)
             let mut first_free = 0;
-            for &d in &self.done {
+            for d in self.done.iter() {
                 if d != first_free {
                     break;
                 }
@@ -239,7 +241,7 @@ impl Node {
         if optimal {
             return self.wut.first().map(|w| self.option_of(w.step.proc).map_or(Next::BranchNotAnOption, Next::Option));
         }
-        self.backtrack.difference(&self.done).copied().find(|&o| !self.asleep(self.options[o as usize])).map(Next::Option)
+        self.backtrack.iter().filter(|&o| !self.done.contains(o)).find(|&o| !self.asleep(self.options[o as usize])).map(Next::Option)
     }
 
     /// Optimal DPOR: drop the wakeup branches at the front that cannot or
@@ -294,7 +296,7 @@ impl Node {
         }
         if candidates.is_empty() {
             self.backtrack.extend(0..self.count);
-        } else if !candidates.iter().any(|&c| self.backtrack.contains(&c) || self.asleep(self.options[c as usize])) {
+        } else if !candidates.iter().any(|&c| self.backtrack.contains(c) || self.asleep(self.options[c as usize])) {
             let pick = self.option_of(preferred).filter(|c| candidates.contains(c)).unwrap_or(candidates[0]);
             self.backtrack.insert(pick);
         }
@@ -358,8 +360,9 @@ impl Blocks {
 }
 
 /// The steps of one execution: step s starts at scheduling node `node[s]`
-/// and holds events `start[s]..end[s]`.
-struct Steps {
+/// and holds events `start[s]..end[s]`. Made once per execution (the
+/// search keeps them from its analysis to describe the step it flips).
+pub struct Steps {
     blocks: Blocks,
     node: Vec<usize>,
     /// the process each step ran
@@ -379,7 +382,7 @@ struct Steps {
 const NO_STEP: usize = usize::MAX;
 
 impl Steps {
-    fn new(path: &[Node], events: &[Event]) -> Steps {
+    pub fn new(path: &[Node], events: &[Event]) -> Steps {
         let n_events = events.len();
         let node: Vec<usize> = (0..path.len()).filter(|&k| path[k].schedule).collect();
         let proc = node.iter().map(|&k| path[k].options[path[k].chosen as usize]).collect();
@@ -454,8 +457,15 @@ impl Steps {
 /// then it is the union of what they touched, which sleeps soundly (an
 /// event independent of every alternative leaves the step's choices and
 /// each alternative's effect as they were).
-pub fn step_at(path: &[Node], events: &[Event], k: usize) -> Rc<Step> {
-    let steps = Steps::new(path, events);
+/// `steps`: the execution's, when the search has them (made again if not).
+pub fn step_at(path: &[Node], events: &[Event], k: usize, steps: Option<&mut Steps>) -> Rc<Step> {
+    let mut made = None;
+    let steps = match steps {
+        Some(s) => s,
+        None => made.insert(Steps::new(path, events)),
+    };
+    // (the analysis may have said the last step ended nothing)
+    steps.last_ends = true;
     let s = steps.node.iter().position(|&n| n == k).expect("a scheduling node");
     let mut step = steps.describe(s, path, events);
     if step.open && !path[k].variants_cut && !path[k].variants.is_empty() {
@@ -467,11 +477,10 @@ pub fn step_at(path: &[Node], events: &[Event], k: usize) -> Rc<Step> {
 
 /// After an execution: add the footprint of each step with value choices
 /// to what its node has seen (`Node::variants`).
-pub fn seen_footprints(path: &mut [Node], events: &[Event]) {
+pub fn seen_footprints(path: &mut [Node], steps: &Steps, events: &[Event]) {
     if path.iter().all(|n| n.schedule) {
         return; // no value choice: no open step
     }
-    let steps = Steps::new(path, events);
     for s in 0..steps.node.len() {
         let step = steps.describe(s, path, events);
         if !step.open {
@@ -489,7 +498,7 @@ pub fn seen_footprints(path: &mut [Node], events: &[Event]) {
 /// What the reductions need to know about one execution.
 struct Execution<'a> {
     events: &'a [Event],
-    steps: Steps,
+    steps: &'a Steps,
     a: &'a Analysis,
     /// per step s, `roots(s)`: entries `roots_at[s]..roots_at[s + 1]`
     root_entries: Vec<(usize, u32)>,
@@ -500,9 +509,9 @@ struct Execution<'a> {
 }
 
 impl<'a> Execution<'a> {
-    fn new(path: &[Node], events: &'a [Event], a: &'a Analysis, ran_out: bool) -> Execution<'a> {
-        let mut steps = Steps::new(path, events);
+    fn new(steps: &'a mut Steps, events: &'a [Event], a: &'a Analysis, ran_out: bool) -> Execution<'a> {
         steps.last_ends = !ran_out;
+        let steps: &'a Steps = steps;
         let n = steps.node.len();
         let width = a.clocks.width();
         let mut root_entries = Vec::with_capacity(n + n / 2);
@@ -653,8 +662,8 @@ fn add_roots(roots: &mut Vec<(usize, u32)>, entries: impl Iterator<Item = (usize
 }
 
 /// Source DPOR: add backtrack points to `path` for every race.
-pub fn add_backtracks(path: &mut [Node], events: &[Event], analysis: &Analysis, ran_out: bool) {
-    let x = Execution::new(path, events, analysis, ran_out);
+pub fn add_backtracks(path: &mut [Node], steps: &mut Steps, events: &[Event], analysis: &Analysis, ran_out: bool) {
+    let x = Execution::new(steps, events, analysis, ran_out);
     let proc = |m: usize| x.steps.proc[x.steps.of_event[m]];
     for &(j, i) in &x.a.races {
         let (Some(sj), si) = (x.race_step(j), x.steps.of_event[i]) else { continue };
@@ -756,8 +765,8 @@ pub struct Insertions {
 
 /// Optimal DPOR: insert a wakeup sequence for every race into the wakeup
 /// tree of the node before the race's first step.
-pub fn insert_wakeups(path: &mut [Node], events: &[Event], analysis: &Analysis, inputs: &Inputs, ran_out: bool) -> Insertions {
-    let x = Execution::new(path, events, analysis, ran_out);
+pub fn insert_wakeups(path: &mut [Node], steps: &mut Steps, events: &[Event], analysis: &Analysis, inputs: &Inputs, ran_out: bool) -> Insertions {
+    let x = Execution::new(steps, events, analysis, ran_out);
     let mut out = Insertions::default();
     // each step's description, made when a sequence holding it is inserted
     let mut described: Vec<Option<Rc<Step>>> = vec![None; x.steps.node.len()];
@@ -1012,7 +1021,7 @@ pub fn hand_down(path: &mut [Node], k: usize, branch: WNode) {
 /// step (where it is no option, a PSO entry held back by an older one,
 /// every flush of that thread is). Source DPOR: backtrack; optimal: a
 /// synthetic one-step branch (`add_first_steps`).
-pub fn unflushed_at_the_end(path: &mut [Node], events: &[Event], optimal: bool) {
+pub fn unflushed_at_the_end(path: &mut [Node], steps: &Steps, events: &[Event], optimal: bool) {
     // buffered stores by flush process, FIFO; flushes take the oldest
     let mut pending: HashMap<u32, VecDeque<usize>> = HashMap::default();
     for (i, e) in events.iter().enumerate() {
@@ -1035,7 +1044,6 @@ pub fn unflushed_at_the_end(path: &mut [Node], events: &[Event], optimal: bool) 
     if unflushed.is_empty() {
         return;
     }
-    let steps = Steps::new(path, events);
     for (flusher, st) in unflushed {
         let store = &events[st];
         let (lo, hi) = (store.addr, store.addr + store.size.max(1) as u64);
@@ -1077,7 +1085,7 @@ fn add_first_steps(node: &mut Node, options: Vec<u32>, optimal: bool, covering: 
     if optimal {
         for o in options {
             let proc = node.options[o as usize];
-            if o != node.chosen && !node.done.contains(&o) && !node.wut.iter().any(|w| w.step.proc == proc) {
+            if o != node.chosen && !node.done.contains(o) && !node.wut.iter().any(|w| w.step.proc == proc) {
                 let step = Rc::new(Step { proc, fps: vec![], values: vec![], open: true, covers_nothing: !covering, reread: false, block: false });
                 node.wut.push(WNode { step, children: vec![], inputs: node.inputs.clone() });
             }
