@@ -506,6 +506,8 @@ struct Execution<'a> {
     /// per step, `reach(s)`: `width` cells from `s * width`
     reach_cells: Vec<u32>,
     width: usize,
+    /// per step without events, its `anchor`
+    anchors: Vec<Option<usize>>,
 }
 
 impl<'a> Execution<'a> {
@@ -529,7 +531,8 @@ impl<'a> Execution<'a> {
             }
         }
         roots_at.push(root_entries.len());
-        Execution { events, steps, a, root_entries, roots_at, reach_cells, width }
+        let anchors = anchors(steps, events);
+        Execution { events, steps, a, root_entries, roots_at, reach_cells, width, anchors }
     }
 
     /// Event m and, when m is inside an atomic block, the rest of the
@@ -645,10 +648,37 @@ impl<'a> Execution<'a> {
     /// The event a step without events is ordered after: the last earlier
     /// event of its process, else the spawn of its thread.
     fn anchor(&self, s: usize) -> Option<usize> {
-        let p = self.steps.proc[s];
-        let before = &self.events[..self.steps.start[s]];
-        before.iter().rposition(|e| e.fp.proc == p).or_else(|| before.iter().rposition(|e| e.kind == EV_SPAWN && e.aux == p))
+        debug_assert_eq!(self.anchors[s], {
+            let p = self.steps.proc[s];
+            let before = &self.events[..self.steps.start[s]];
+            before.iter().rposition(|e| e.fp.proc == p).or_else(|| before.iter().rposition(|e| e.kind == EV_SPAWN && e.aux == p))
+        });
+        self.anchors[s]
     }
+}
+
+/// `Execution::anchor` of every step without events (None for the others),
+/// in one pass over the events.
+fn anchors(steps: &Steps, events: &[Event]) -> Vec<Option<usize>> {
+    let mut last_of: HashMap<u32, usize> = HashMap::default();
+    let mut spawn_of: HashMap<u32, usize> = HashMap::default();
+    let mut seen = 0;
+    let mut anchors = vec![None; steps.node.len()];
+    for (s, anchor) in anchors.iter_mut().enumerate() {
+        if !steps.events(s).is_empty() {
+            continue;
+        }
+        for (i, e) in events.iter().enumerate().take(steps.start[s]).skip(seen) {
+            last_of.insert(e.fp.proc, i);
+            if e.kind == EV_SPAWN {
+                spawn_of.insert(e.aux, i);
+            }
+        }
+        seen = seen.max(steps.start[s]);
+        let p = steps.proc[s];
+        *anchor = last_of.get(&p).or_else(|| spawn_of.get(&p)).copied();
+    }
+    anchors
 }
 
 /// Add clock entries to a set of roots, keeping the earliest per process.
@@ -771,7 +801,7 @@ pub fn insert_wakeups(path: &mut [Node], steps: &mut Steps, events: &[Event], an
     // each step's description, made when a sequence holding it is inserted
     let mut described: Vec<Option<Rc<Step>>> = vec![None; x.steps.node.len()];
     // the steps after sj that need not follow it, per sj (races share it)
-    let mut free_after: HashMap<usize, Vec<usize>> = HashMap::default();
+    let mut free_after: Vec<Option<Vec<usize>>> = vec![None; x.steps.node.len()];
     for &(j, i) in &x.a.races {
         // i in an atomic block: the reversal starts the block (x.race_step)
         let (Some(sj), Some(si)) = (x.race_step(j), x.race_step(i)) else { continue };
@@ -781,7 +811,7 @@ pub fn insert_wakeups(path: &mut [Node], steps: &mut Steps, events: &[Event], an
         let k = x.steps.node[sj];
         // the reversing sequence: every later step that need not follow sj
         // (the rest of the execution, as in the paper), then i's step
-        let free = free_after.entry(sj).or_insert_with(|| x.not_after(sj, x.steps.node.len()));
+        let free = free_after[sj].get_or_insert_with(|| x.not_after(sj, x.steps.node.len()));
         let mut v: Vec<usize> = free.iter().copied().filter(|&s| s != si).collect();
         // i's step must be able to go first: nothing in it before i may
         // need sj (what follows i in the step may: it then runs first too)
