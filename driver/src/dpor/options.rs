@@ -31,12 +31,12 @@ impl OptionSet {
             self.low |= 1 << o;
             return !had;
         }
-        let (w, b) = (((o - LOW) / 64) as usize, (o - LOW) % 64);
+        let (w, bit) = high_slot(o);
         if w >= self.high.len() {
             self.high.resize(w + 1, 0);
         }
-        let had = self.high[w] >> b & 1 != 0;
-        self.high[w] |= 1 << b;
+        let had = self.high[w] & bit != 0;
+        self.high[w] |= bit;
         !had
     }
 
@@ -44,8 +44,8 @@ impl OptionSet {
         if o < LOW {
             return self.low >> o & 1 != 0;
         }
-        let (w, b) = (((o - LOW) / 64) as usize, (o - LOW) % 64);
-        self.high.get(w).is_some_and(|word| word >> b & 1 != 0)
+        let (w, bit) = high_slot(o);
+        self.high.get(w).is_some_and(|word| word & bit != 0)
     }
 
     /// The options in increasing order.
@@ -54,6 +54,11 @@ impl OptionSet {
         let high = self.high.iter().enumerate().flat_map(|(w, &word)| Bits { word: word as u128, base: LOW + 64 * w as u32 });
         low.chain(high)
     }
+}
+
+/// The word of `high` that holds option `o` (at least `LOW`), and its bit there.
+fn high_slot(o: u32) -> (usize, u64) {
+    (((o - LOW) / 64) as usize, 1 << ((o - LOW) % 64))
 }
 
 /// The set bits of one word, lowest first, as option indices from `base`.
