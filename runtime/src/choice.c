@@ -93,14 +93,25 @@ static int fp_dependent(const struct tsoify_footprint *a, const struct tsoify_fo
   return a->lo < b->hi && b->lo < a->hi;
 }
 
+/* A sleeping load of thread t, and a write of another thread that reaches
+ * memory while t's own buffered store over all the load's bytes waits
+ * (dpor/hiding.rs): the load never sees that write, so they commute. Only
+ * stores, flushes and read-modify-writes (a free is no such write: a load
+ * after it is a use after free). */
+static int hidden_write(const struct tsoify_footprint *r, const struct tsoify_footprint *w, int kind) {
+  if (r->access != TSOIFY_FP_READ || w->owner == r->owner) return 0;
+  if (kind != TSOIFY_EV_FLUSH && kind != TSOIFY_EV_STORE && kind != TSOIFY_EV_RMW && kind != TSOIFY_EV_CMPXCHG) return 0;
+  return rt_mm_own_cover(r->owner, r->lo, r->hi - r->lo);
+}
+
 /* An executed event wakes every sleeper whose next step depends on it. */
-static void wake_sleepers(const struct tsoify_footprint *f) {
+static void wake_sleepers(const struct tsoify_footprint *f, int kind) {
   struct tsoify_shm *s = rt_shm;
   for (uint32_t i = 0; i < s->n_sleepers; i++) {
     if (awake[i]) continue;
     const struct tsoify_sleeper *z = &s->sleepers[i];
     for (uint32_t k = 0; k < z->n; k++)
-      if (fp_dependent(&s->sleep_fps[z->first + k], f)) {
+      if (fp_dependent(&s->sleep_fps[z->first + k], f) && !hidden_write(&s->sleep_fps[z->first + k], f, kind)) {
         awake[i] = 1;
         break;
       }
@@ -343,7 +354,7 @@ void rt_event_at(int kind, uint64_t addr, uint32_t size, uint64_t value, uint32_
   /* (a branch on nondet values writes only its pseudo-location: an await
    * iteration that branched on one changed nothing, see sym.c) */
   if (kind != TSOIFY_EV_TOUCH || addr < TSOIFY_SYM_LOC_BASE) rt_await_event(kind);
-  if (sleep_active && s->n_sleepers) wake_sleepers(&f);
+  if (sleep_active && s->n_sleepers) wake_sleepers(&f, kind);
   if (!s->log_events) return;
   if (s->n_events >= TSOIFY_MAX_EVENTS) {
     s->flags |= TSOIFY_FL_EVENTS_TRUNC;

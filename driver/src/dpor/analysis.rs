@@ -7,6 +7,7 @@
 //! builds check that after every execution).
 
 use crate::channel::{is_pso_flush_proc, Event, Footprint, EV_DROP, EV_FLUSH, EV_JOIN, EV_SPAWN, EV_STORE};
+use super::hiding::Hiding;
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 
@@ -99,9 +100,16 @@ impl Clocks {
 pub struct Analysis {
     pub(super) clocks: Clocks,
     pub(super) races: Vec<(usize, usize)>,
+    /// loads and the other threads' writes their own stores hide
+    hiding: Hiding,
 }
 
 impl Analysis {
+    /// See `Hiding::update_of`.
+    pub(super) fn update_of(&self, store: usize) -> u32 {
+        self.hiding.update_of(store)
+    }
+
     /// The analysis of `events` from scratch.
     pub(super) fn of(events: &[Event]) -> Analysis {
         let mut a = Analyzer::default();
@@ -386,14 +394,18 @@ impl<'a> Sweep<'a> {
                 set(sweep.a.clocks.index.get(e.aux), &mut sweep);
             }
         }
+        sweep.a.hiding.clear();
         for (i, e) in events[..shared].iter().enumerate() {
+            sweep.a.hiding.add(events, i);
             let p = sweep.pidx[i];
             if !sweep.seen[p] {
                 sweep.seen[p] = true;
                 sweep.present += 1;
             }
             if e.kind == EV_FLUSH {
-                sweep.pending_stores[p].pop_front();
+                if let Some(store) = sweep.pending_stores[p].pop_front() {
+                    sweep.a.hiding.flushed(store, i);
+                }
                 let t = owner_of_flush(e);
                 sweep.flushes_of[t].push(i);
                 join(&mut sweep.flushed[t], sweep.a.clocks.row(i));
@@ -404,7 +416,9 @@ impl<'a> Sweep<'a> {
             }
             if e.kind == EV_DROP {
                 let q = sweep.a.clocks.index.get(e.aux);
-                forget_dropped(&mut sweep.pending_stores[q], events, e);
+                if let Some(store) = forget_dropped(&mut sweep.pending_stores[q], events, e) {
+                    sweep.a.hiding.dropped(store);
+                }
             }
         }
         sweep
@@ -448,12 +462,13 @@ impl<'a> Sweep<'a> {
         let stride = self.a.clocks.stride;
         self.a.clocks.cells.resize((i + 1) * stride, 0);
         let Sweep { a, pidx, proc_clock, flushed, flushes_of, pending_stores, seen, present, c, covered, done, later, racing_flushes } = self;
-        let ev = &mut a.clocks;
-        let races = &mut a.races;
+        let Analysis { clocks: ev, races, hiding } = &mut **a;
         c.copy_from_slice(&proc_clock[p]);
+        hiding.add(events, i);
         if e.kind == EV_FLUSH {
             if let Some(store) = pending_stores[p].pop_front() {
                 join(c, ev.row(store));
+                hiding.flushed(store, i);
             }
             // PSO: after the flushes of older entries it may not overtake:
             // overlapping ones, and those before a store-store barrier
@@ -518,7 +533,7 @@ impl<'a> Sweep<'a> {
                 continue;
             }
             let g = &events[j].fp;
-            if g.proc == f.proc || !racing(g, f) {
+            if g.proc == f.proc || !racing(g, f) || hiding.hides(events, j, i) {
                 continue;
             }
             races.push((j, i));
@@ -544,7 +559,7 @@ impl<'a> Sweep<'a> {
             if ev.row(j)[q] <= c[q] {
                 done[q] = true;
                 n_done += 1;
-            } else if events[j].fp.dependent(f) {
+            } else if events[j].fp.dependent(f) && !hiding.hides(events, j, i) {
                 done[q] = true;
                 n_done += 1;
                 join(c, ev.row(j));
@@ -579,7 +594,9 @@ impl<'a> Sweep<'a> {
             pending_stores[ev.index.get(e.aux2)].push_back(i);
         }
         if e.kind == EV_DROP {
-            forget_dropped(&mut pending_stores[ev.index.get(e.aux)], events, e);
+            if let Some(store) = forget_dropped(&mut pending_stores[ev.index.get(e.aux)], events, e) {
+                hiding.dropped(store);
+            }
         }
         proc_clock[p].copy_from_slice(c);
         ev.cells[i * stride..(i + 1) * stride].copy_from_slice(c);

@@ -56,12 +56,13 @@
 //! a store that had to evict an entry to make room. Value choices (nondet,
 //! a PSO eviction) are explored in full at their node.
 
-use crate::channel::{Choice, Event, Footprint, Input, CH_BRANCH, CH_ROOM_WAIT, CH_SCHEDULE, EV_ATOMIC_BEGIN, EV_ATOMIC_END, EV_FLUSH, EV_SPAWN};
+use crate::channel::{Choice, Event, Footprint, Input, FP_READ, CH_BRANCH, CH_ROOM_WAIT, CH_SCHEDULE, EV_ATOMIC_BEGIN, EV_ATOMIC_END, EV_FLUSH, EV_SPAWN};
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::VecDeque;
 use std::rc::Rc;
 
 mod analysis;
+mod hiding;
 mod options;
 pub use analysis::{forget_dropped, Analysis, Analyzer};
 pub use options::OptionSet;
@@ -112,11 +113,6 @@ impl Step {
     /// same value choices.
     fn same_as(&self, other: &Step) -> bool {
         self.proc == other.proc && self.fps == other.fps && self.values == other.values
-    }
-
-    /// Could this step and the event with footprint `f` be dependent?
-    fn conflicts(&self, f: &Footprint) -> bool {
-        self.open || self.fps.iter().any(|g| g.interferes(f))
     }
 }
 
@@ -835,7 +831,7 @@ pub fn insert_wakeups(path: &mut [Node], steps: &mut Steps, events: &[Event], an
         // at least), and what it touches after a read depends on the value
         // read: its footprint in the reversal is unknown (see Seq::open).
         let open = x.steps.in_block(si).then_some(si);
-        let seq = Seq { x: &x, steps: v, open };
+        let seq = Seq { x: &x, start: x.steps.start[sj], steps: v, open };
         let node = &path[k];
         if node.sleep.iter().chain(&node.explored).any(|z| seq.covered_by_sleeper(z)) {
             if debug_por() {
@@ -897,6 +893,8 @@ fn room_in_reversal(x: &Execution, events: &[Event], i: usize, sj: usize, si: us
 /// A sequence of steps of one execution (a wakeup sequence being inserted).
 struct Seq<'a> {
     x: &'a Execution<'a>,
+    /// the first event after the node the sequence starts at
+    start: usize,
     steps: Vec<usize>,
     /// the step (an atomic block, the last of a reversal) whose footprint
     /// in the sequence is unknown: it reads other values than in the
@@ -919,7 +917,44 @@ impl<'a> Seq<'a> {
         match self.steps.iter().position(|&s| self.proc_of(s) == z.proc) {
             Some(n) if self.open == Some(self.steps[n]) => n == 0,
             Some(n) => !self.steps[..n].iter().any(|&l| self.x.step_hb(l, self.steps[n])),
-            None => self.open.is_none() && !self.steps.iter().any(|&s| self.x.steps.events(s).any(|m| z.conflicts(&self.x.events[m].fp))),
+            None => self.open.is_none() && !self.steps.iter().any(|&s| self.x.steps.events(s).any(|m| self.conflicts(z, m))),
+        }
+    }
+
+    /// Whether step `z` (of a process not in the sequence) and event m of
+    /// the sequence could be dependent: footprints that interfere, less a
+    /// write that z's own buffered store hides from its read (hiding.rs),
+    /// as the runtime's sleep sets leave such a read asleep.
+    fn conflicts(&self, z: &Step, m: usize) -> bool {
+        let f = &self.x.events[m].fp;
+        z.open || z.fps.iter().any(|g| g.interferes(f) && !self.hidden(g, m))
+    }
+
+    /// A read `g` of a thread whose latest own write over g's bytes before
+    /// the sequence holds them all and is a buffered store still waiting
+    /// when the sequence's write m reaches memory (its flush not before m
+    /// in the sequence, nor before the sequence).
+    fn hidden(&self, g: &Footprint, m: usize) -> bool {
+        let events = self.x.events;
+        let w = &events[m];
+        if g.access != FP_READ || !hiding::writes_memory(w) || hiding::writer(w) == g.owner {
+            return false;
+        }
+        let overlaps = |f: &Footprint| f.lo < g.hi && g.lo < f.hi;
+        let Some(s) = (0..self.start).rev().find(|&k| events[k].thread == g.owner && hiding::own_write(&events[k]) && overlaps(&events[k].fp)) else {
+            return false;
+        };
+        let store = &events[s];
+        if !store.is_buffered_store() || store.fp.lo > g.lo || g.hi > store.fp.hi {
+            return false;
+        }
+        match self.x.a.update_of(s) {
+            u32::MAX => true, // never flushed in this execution
+            0 => false,       // dropped with its memory
+            flush => {
+                let flush = flush as usize;
+                flush >= self.start && !(flush < m && self.steps.iter().any(|&st| self.x.steps.span(st).contains(&flush)))
+            }
         }
     }
 
