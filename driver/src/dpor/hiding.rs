@@ -36,6 +36,11 @@ pub(super) struct Hiding {
     /// unless buffered; NONE while buffered; 0 once dropped unflushed,
     /// which hides nothing)
     update: Vec<u32>,
+    /// a buffered store occurred: before one, no write hides anything (a
+    /// write that is not buffered is in memory before the thread's next
+    /// load, so what it overwrote happens before that load anyway), and
+    /// SC executions, which buffer nothing, skip the bookkeeping
+    buffering: bool,
 }
 
 /// A store, read-modify-write or compare-exchange of the event's thread.
@@ -69,6 +74,7 @@ impl Hiding {
         self.latest.clear();
         self.cover.clear();
         self.update.clear();
+        self.buffering = false;
     }
 
     /// Take in event i (the ones before it taken in already); call before
@@ -77,7 +83,8 @@ impl Hiding {
         debug_assert_eq!(self.cover.len(), i);
         let e = &events[i];
         let mut cover = NONE;
-        if e.kind == EV_LOAD {
+        self.buffering |= e.is_buffered_store();
+        if e.kind == EV_LOAD && self.buffering {
             // the latest own write to any of its words, if it holds all its bytes
             let latest = words(e)
                 .filter_map(|w| self.latest.get(&(e.thread, w)))
@@ -95,7 +102,7 @@ impl Hiding {
         } else {
             NONE
         });
-        if own_write(e) {
+        if own_write(e) && self.buffering {
             for w in words(e) {
                 self.latest.insert((e.thread, w), i as u32);
             }
