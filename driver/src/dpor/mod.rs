@@ -831,7 +831,7 @@ pub fn insert_wakeups(path: &mut [Node], steps: &mut Steps, events: &[Event], an
         // at least), and what it touches after a read depends on the value
         // read: its footprint in the reversal is unknown (see Seq::open).
         let open = x.steps.in_block(si).then_some(si);
-        let seq = Seq { x: &x, start: x.steps.start[sj], steps: v, open };
+        let seq = Seq { x: &x, start: x.steps.start[sj], descended: false, steps: v, open };
         let node = &path[k];
         if node.sleep.iter().chain(&node.explored).any(|z| seq.covered_by_sleeper(z)) {
             if debug_por() {
@@ -895,6 +895,10 @@ struct Seq<'a> {
     x: &'a Execution<'a>,
     /// the first event after the node the sequence starts at
     start: usize,
+    /// `place` went down past a branch: the state is no longer the one
+    /// at `start` (the steps passed may have flushed), so `hidden` no
+    /// longer applies
+    descended: bool,
     steps: Vec<usize>,
     /// the step (an atomic block, the last of a reversal) whose footprint
     /// in the sequence is unknown: it reads other values than in the
@@ -933,11 +937,12 @@ impl<'a> Seq<'a> {
     /// A read `g` of a thread whose latest own write over g's bytes before
     /// the sequence holds them all and is a buffered store still waiting
     /// when the sequence's write m reaches memory (its flush not before m
-    /// in the sequence, nor before the sequence).
+    /// in the sequence, nor before the sequence). Only at the node the
+    /// sequence starts at (see `descended`).
     fn hidden(&self, g: &Footprint, m: usize) -> bool {
         let events = self.x.events;
         let w = &events[m];
-        if g.access != FP_READ || !hiding::writes_memory(w) || hiding::writer(w) == g.owner {
+        if self.descended || g.access != FP_READ || !hiding::writes_memory(w) || hiding::writer(w) == g.owner {
             return false;
         }
         let overlaps = |f: &Footprint| f.lo < g.hi && g.lo < f.hi;
@@ -1026,6 +1031,7 @@ fn place<'a>(mut children: &[WNode], mut w: Seq<'a>) -> Option<(Vec<usize>, Seq<
                 }
                 at.push(n);
                 children = &c.children;
+                w.descended = true;
                 continue 'down;
             }
         }
