@@ -791,7 +791,7 @@ impl<'c> Search<'c> {
             // what ran here so far sleeps through the siblings (a step
             // with value choices: all of them, if every execution of the
             // subtree showed its footprint)
-            let step = dpor::step_at(&self.path, events, k, self.steps.as_mut());
+            let step = dpor::step_at(&self.path, events, k, self.steps.as_ref());
             self.path[k].explored.push(step);
             self.path[k].variants.clear();
             self.path[k].variants_cut = false;

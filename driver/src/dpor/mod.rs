@@ -368,11 +368,6 @@ pub struct Steps {
     of_event: Vec<usize>,
     /// per step: it is (part of) an atomic block
     block: Vec<bool>,
-    /// the last step ended the execution (main's end, exit, an error),
-    /// stopping every other process; not so when the execution ran out of
-    /// processes that could run (`FL_RAN_OUT`): its last step is then a
-    /// step like any other
-    last_ends: bool,
 }
 
 const NO_STEP: usize = usize::MAX;
@@ -391,7 +386,7 @@ impl Steps {
                 *slot = s;
             }
         }
-        let mut steps = Steps { blocks: Blocks::new(events), node, proc, start, end, of_event, block: vec![], last_ends: true };
+        let mut steps = Steps { blocks: Blocks::new(events), node, proc, start, end, of_event, block: vec![] };
         steps.block = (0..steps.node.len()).map(|s| steps.span(s).any(|e| steps.blocks.contains(e))).collect();
         steps
     }
@@ -400,15 +395,18 @@ impl Steps {
         self.start[s]..self.end[s]
     }
 
-    /// Step s ended the execution (see `last_ends`): it is the last step,
+    /// Step s ended the execution, where the last step did (`last_ends`:
+    /// main's end, exit, an error, which stop every other process; not so
+    /// when the execution ran out of processes that could run,
+    /// `FL_RAN_OUT`: its last step is then a step like any other): it is the last step,
     /// or it starts the atomic block the last step is part of (its span
     /// holds the end). Such a step stops every other process: it sleeps
     /// through nothing (an abort in a block slept through another thread's
     /// read, and the reads that could come before it went unexplored:
     /// tests/programs/ending/abort-in-block.c).
-    fn ends_execution(&self, s: usize) -> bool {
+    fn ends_execution(&self, s: usize, last_ends: bool) -> bool {
         let last = self.node.len() - 1;
-        self.last_ends && (s == last || (self.start[last] < self.end[last] && self.span(s).contains(&self.start[last])))
+        last_ends && (s == last || (self.start[last] < self.end[last] && self.span(s).contains(&self.start[last])))
     }
 
     /// Step s is (part of) an atomic block.
@@ -427,7 +425,7 @@ impl Steps {
     }
 
     /// The step as a reusable description (for sleep sets and wakeup trees).
-    fn describe(&self, s: usize, path: &[Node], events: &[Event]) -> Step {
+    fn describe(&self, s: usize, path: &[Node], events: &[Event], last_ends: bool) -> Step {
         let k = self.node[s];
         let next = self.node.get(s + 1).copied().unwrap_or(path.len());
         let values: Vec<u32> = path[k + 1..next].iter().map(|n| n.chosen).collect();
@@ -439,7 +437,7 @@ impl Steps {
         // a value chosen inside the block shapes its footprint too; and the
         // step that ended the execution (main's end, exit, an error) stops
         // every other process, whatever its events show (main's end has none)
-        let ends = self.ends_execution(s);
+        let ends = self.ends_execution(s, last_ends);
         // (nodes come in event order: the scan stops at the span's end)
         let open = ends || !values.is_empty() || path[next..].iter().take_while(|n| (n.event as usize) < span.end).any(|n| !n.schedule);
         let failed = self.in_block(s) && events[span.clone()].iter().any(|e| e.kind == crate::channel::EV_ASSUME_FAILED);
@@ -454,16 +452,14 @@ impl Steps {
 /// event independent of every alternative leaves the step's choices and
 /// each alternative's effect as they were).
 /// `steps`: the execution's, when the search has them (made again if not).
-pub fn step_at(path: &[Node], events: &[Event], k: usize, steps: Option<&mut Steps>) -> Rc<Step> {
+pub fn step_at(path: &[Node], events: &[Event], k: usize, steps: Option<&Steps>) -> Rc<Step> {
     let mut made = None;
     let steps = match steps {
         Some(s) => s,
         None => made.insert(Steps::new(path, events)),
     };
-    // (the analysis may have said the last step ended nothing)
-    steps.last_ends = true;
     let s = steps.node.iter().position(|&n| n == k).expect("a scheduling node");
-    let mut step = steps.describe(s, path, events);
+    let mut step = steps.describe(s, path, events, true);
     if step.open && !path[k].variants_cut && !path[k].variants.is_empty() {
         step.fps = path[k].variants.clone();
         step.open = false;
@@ -478,7 +474,7 @@ pub fn seen_footprints(path: &mut [Node], steps: &Steps, events: &[Event]) {
         return; // no value choice: no open step
     }
     for s in 0..steps.node.len() {
-        let step = steps.describe(s, path, events);
+        let step = steps.describe(s, path, events, true);
         if !step.open {
             continue;
         }
@@ -496,6 +492,8 @@ struct Execution<'a> {
     events: &'a [Event],
     steps: &'a Steps,
     a: &'a Analysis,
+    /// the last step ended the execution (see `Steps::ends_execution`)
+    last_ends: bool,
     /// per step s, `roots(s)`: entries `roots_at[s]..roots_at[s + 1]`
     root_entries: Vec<(usize, u32)>,
     roots_at: Vec<usize>,
@@ -507,9 +505,7 @@ struct Execution<'a> {
 }
 
 impl<'a> Execution<'a> {
-    fn new(steps: &'a mut Steps, events: &'a [Event], a: &'a Analysis, ran_out: bool) -> Execution<'a> {
-        steps.last_ends = !ran_out;
-        let steps: &'a Steps = steps;
+    fn new(steps: &'a Steps, events: &'a [Event], a: &'a Analysis, ran_out: bool) -> Execution<'a> {
         let n = steps.node.len();
         let width = a.clocks.width();
         let mut root_entries = Vec::with_capacity(n + n / 2);
@@ -528,7 +524,7 @@ impl<'a> Execution<'a> {
         }
         roots_at.push(root_entries.len());
         let anchors = anchors(steps, events);
-        Execution { events, steps, a, root_entries, roots_at, reach_cells, width, anchors }
+        Execution { events, steps, a, last_ends: !ran_out, root_entries, roots_at, reach_cells, width, anchors }
     }
 
     /// Event m and, when m is inside an atomic block, the rest of the
@@ -601,7 +597,7 @@ impl<'a> Execution<'a> {
             if follows && self.steps.in_block(s) {
                 roots.extend(span);
             }
-            if !follows && !self.steps.ends_execution(s) {
+            if !follows && !self.steps.ends_execution(s, self.last_ends) {
                 free.push(s);
             }
         }
@@ -634,7 +630,7 @@ impl<'a> Execution<'a> {
             // the step that ended the execution waits for every other
             // thread (main's return, exit: threads.c rt_end_point), so it
             // never goes before anything
-            if !follows && !self.steps.ends_execution(s) {
+            if !follows && !self.steps.ends_execution(s, self.last_ends) {
                 free.push(s);
             }
         }
@@ -688,7 +684,7 @@ fn add_roots(roots: &mut Vec<(usize, u32)>, entries: impl Iterator<Item = (usize
 }
 
 /// Source DPOR: add backtrack points to `path` for every race.
-pub fn add_backtracks(path: &mut [Node], steps: &mut Steps, events: &[Event], analysis: &Analysis, ran_out: bool) {
+pub fn add_backtracks(path: &mut [Node], steps: &Steps, events: &[Event], analysis: &Analysis, ran_out: bool) {
     let x = Execution::new(steps, events, analysis, ran_out);
     let proc = |m: usize| x.steps.proc[x.steps.of_event[m]];
     for &(j, i) in &x.a.races {
@@ -718,7 +714,7 @@ pub fn add_backtracks(path: &mut [Node], steps: &mut Steps, events: &[Event], an
             // a block that sleeps here having done something else does not
             // cover the reversal, and cannot be run instead: not an initial
             // to count on (without another one, every option is explored)
-            if x.steps.in_block(s) && sleeps_differently(&path[k], &x.steps.describe(s, path, events)) {
+            if x.steps.in_block(s) && sleeps_differently(&path[k], &x.steps.describe(s, path, events, x.last_ends)) {
                 if debug_por() {
                     eprintln!("stale sleeper {p}: race {j} -> {i} at node {k}");
                 }
@@ -791,7 +787,7 @@ pub struct Insertions {
 
 /// Optimal DPOR: insert a wakeup sequence for every race into the wakeup
 /// tree of the node before the race's first step.
-pub fn insert_wakeups(path: &mut [Node], steps: &mut Steps, events: &[Event], analysis: &Analysis, inputs: &Inputs, ran_out: bool) -> Insertions {
+pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analysis: &Analysis, inputs: &Inputs, ran_out: bool) -> Insertions {
     let x = Execution::new(steps, events, analysis, ran_out);
     let mut out = Insertions::default();
     // each step's description, made when a sequence holding it is inserted
@@ -852,7 +848,7 @@ pub fn insert_wakeups(path: &mut [Node], steps: &mut Steps, events: &[Event], an
         };
         let mut chain: Option<WNode> = None;
         for &s in rest.steps.iter().rev() {
-            let mut step = described[s].get_or_insert_with(|| Rc::new(x.steps.describe(s, path, events))).clone();
+            let mut step = described[s].get_or_insert_with(|| Rc::new(x.steps.describe(s, path, events, x.last_ends))).clone();
             if rest.open == Some(s) {
                 step = Rc::new(Step { open: true, reread: true, values: vec![], ..(*step).clone() });
             }
