@@ -209,7 +209,7 @@ impl Footprint {
         self.owner == o.owner && ((self.flush() && o.after_flushes()) || (o.flush() && self.after_flushes()))
     }
     #[inline]
-    fn overlaps(&self, o: &Footprint) -> bool {
+    pub fn overlaps(&self, o: &Footprint) -> bool {
         self.lo < o.hi && o.lo < self.hi
     }
     /// Same process, same synchronisation object, or overlapping memory

@@ -181,7 +181,7 @@ fn is_memory(f: &Footprint) -> bool {
 
 /// The words `f` overlaps by `Footprint::overlaps` (an empty range at lo
 /// overlaps the ranges around lo).
-fn words(f: &Footprint) -> std::ops::Range<u64> {
+pub(super) fn words(f: &Footprint) -> std::ops::Range<u64> {
     let first = f.lo >> 3;
     first..((f.hi.saturating_add(7)) >> 3).max(first + 1)
 }
@@ -637,7 +637,7 @@ pub(super) fn join(a: &mut [u32], b: &[u32]) {
     }
 }
 
-fn owner_of_flush(e: &Event) -> usize {
+pub(super) fn owner_of_flush(e: &Event) -> usize {
     (e.aux2 & 0xff) as usize
 }
 

@@ -13,11 +13,12 @@
 //! thread, store x=2 in another had 4 executions under TSO against 3 under
 //! SC; a program without relaxed behaviour must cost no more under TSO).
 //!
-//! Only the race analysis (happens-before and races) uses this. Sleep sets
-//! and wakeup trees keep the coarser rule of footprints, where the load
-//! depends on every other thread's write to its bytes: coarser there costs
-//! at most redundant work, never a missed class.
+//! The race analysis (happens-before and races) uses this per event; the
+//! runtime's sleep sets (choice.c `hidden_write`) and the wakeup trees
+//! (`Seq::hidden` in mod.rs) apply the same rule to a step from another
+//! execution, in the state where they decide.
 
+use super::analysis::{owner_of_flush, words};
 use crate::channel::{Event, EV_CMPXCHG, EV_FLUSH, EV_LOAD, EV_RMW, EV_STORE};
 use rustc_hash::FxHashMap;
 
@@ -58,15 +59,10 @@ pub(super) fn writes_memory(e: &Event) -> bool {
 /// The thread whose bytes a memory write puts there.
 pub(super) fn writer(e: &Event) -> u16 {
     if e.kind == EV_FLUSH {
-        (e.aux2 & 0xff) as u16
+        owner_of_flush(e) as u16
     } else {
         e.thread
     }
-}
-
-fn words(e: &Event) -> std::ops::Range<u64> {
-    let lo = e.fp.lo >> 3;
-    lo..(e.fp.hi.saturating_add(7) >> 3).max(lo + 1)
 }
 
 impl Hiding {
@@ -86,9 +82,7 @@ impl Hiding {
         self.buffering |= e.is_buffered_store();
         if e.kind == EV_LOAD && self.buffering {
             // the latest own write to any of its words, if it holds all its bytes
-            let latest = words(e)
-                .filter_map(|w| self.latest.get(&(e.thread, w)))
-                .max();
+            let latest = words(&e.fp).filter_map(|w| self.latest.get(&(e.thread, w))).max();
             if let Some(&s) = latest {
                 let s_fp = &events[s as usize].fp;
                 if s_fp.lo <= e.fp.lo && e.fp.hi <= s_fp.hi {
@@ -97,13 +91,9 @@ impl Hiding {
             }
         }
         self.cover.push(cover);
-        self.update.push(if own_write(e) && !e.is_buffered_store() {
-            i as u32
-        } else {
-            NONE
-        });
+        self.update.push(if own_write(e) && !e.is_buffered_store() { i as u32 } else { NONE });
         if own_write(e) && self.buffering {
-            for w in words(e) {
+            for w in words(&e.fp) {
                 self.latest.insert((e.thread, w), i as u32);
             }
         }
@@ -138,8 +128,6 @@ impl Hiding {
         }
         let w = &events[write];
         // the own store's bytes reach memory after the write (or not yet)
-        writes_memory(w)
-            && writer(w) != events[load].thread
-            && self.update[s as usize] > write as u32
+        writes_memory(w) && writer(w) != events[load].thread && self.update[s as usize] > write as u32
     }
 }

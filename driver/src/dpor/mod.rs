@@ -941,8 +941,7 @@ impl<'a> Seq<'a> {
         if self.descended || g.access != FP_READ || !hiding::writes_memory(w) || hiding::writer(w) == g.owner {
             return false;
         }
-        let overlaps = |f: &Footprint| f.lo < g.hi && g.lo < f.hi;
-        let Some(s) = (0..self.start).rev().find(|&k| events[k].thread == g.owner && hiding::own_write(&events[k]) && overlaps(&events[k].fp)) else {
+        let Some(s) = (0..self.start).rev().find(|&k| events[k].thread == g.owner && hiding::own_write(&events[k]) && events[k].fp.overlaps(g)) else {
             return false;
         };
         let store = &events[s];
