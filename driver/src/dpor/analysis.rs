@@ -61,6 +61,13 @@ impl Clocks {
         &self.cells[r * self.stride..(r + 1) * self.stride]
     }
 
+    /// The index of `proc` in every row, if it has one (it has one once
+    /// it has an event, or its thread has been spawned).
+    pub(super) fn index_of(&self, proc: u32) -> Option<usize> {
+        let i = *self.index.slots.get(proc as usize)?;
+        (i != ProcIndex::NONE).then_some(i as usize)
+    }
+
     /// The length of a row.
     pub(super) fn width(&self) -> usize {
         self.stride
@@ -133,6 +140,8 @@ pub struct Analyzer {
     events: Vec<Event>,
     analysis: Analysis,
     touches: Touches,
+    /// the last sweep's buffers, for the next to reuse
+    buffers: SweepBuffers,
     /// when the search must stop (--timeout): one execution can hold a
     /// million events, and its analysis must not run on for minutes
     deadline: Option<std::time::Instant>,
@@ -282,7 +291,7 @@ impl Analyzer {
         }
         // the lists hold the last execution's events: keep the shared ones
         self.touches.truncate(shared);
-        let mut sweep = Sweep::resume(&mut self.analysis, events, shared);
+        let mut sweep = Sweep::resume(&mut self.analysis, std::mem::take(&mut self.buffers), events, shared);
         let mut candidates = vec![];
         for i in shared..events.len() {
             if (i - shared) % 4096 == 4095 && self.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
@@ -297,6 +306,7 @@ impl Analyzer {
             sweep.add(events, i, &candidates);
             self.touches.add(&events[i].fp, i);
         }
+        self.buffers = sweep.into_buffers();
         self.events.truncate(shared);
         self.events.extend_from_slice(&events[shared..]);
         #[cfg(debug_assertions)]
@@ -343,15 +353,53 @@ struct Sweep<'a> {
     racing_flushes: Vec<usize>,
 }
 
+/// The buffers of a `Sweep`, kept from one execution's analysis to the
+/// next so that each analysis does not allocate them again: `resume`
+/// resets what they hold and keeps their room.
+#[derive(Default)]
+struct SweepBuffers {
+    pidx: Vec<usize>,
+    proc_clock: Vec<Vec<u32>>,
+    flushed: Vec<Vec<u32>>,
+    flushes_of: Vec<Vec<usize>>,
+    pending_stores: Vec<VecDeque<usize>>,
+    seen: Vec<bool>,
+    c: Vec<u32>,
+    covered: Vec<u32>,
+    done: Vec<bool>,
+    later: Vec<u32>,
+    racing_flushes: Vec<usize>,
+}
+
 impl<'a> Sweep<'a> {
+    /// The buffers, for the next sweep.
+    fn into_buffers(self) -> SweepBuffers {
+        let Sweep { pidx, proc_clock, flushed, flushes_of, pending_stores, seen, c, covered, done, later, racing_flushes, .. } = self;
+        SweepBuffers { pidx, proc_clock, flushed, flushes_of, pending_stores, seen, c, covered, done, later, racing_flushes }
+    }
+
     /// The state after the first `shared` events, which `a` holds the
     /// analysis of: rebuilt from their clocks in one pass, instead of
-    /// analysing them again.
-    fn resume(a: &'a mut Analysis, events: &[Event], shared: usize) -> Sweep<'a> {
+    /// analysing them again. `buffers`: room to reuse (their contents
+    /// are reset here: every row to zeros, every list to empty, as new).
+    fn resume(a: &'a mut Analysis, buffers: SweepBuffers, events: &[Event], shared: usize) -> Sweep<'a> {
+        let SweepBuffers { mut pidx, mut proc_clock, mut flushed, mut flushes_of, mut pending_stores, mut seen, mut c, mut covered, mut done, mut later, mut racing_flushes } = buffers;
+        pidx.clear();
+        proc_clock.iter_mut().for_each(|v| v.fill(0));
+        pending_stores.iter_mut().for_each(VecDeque::clear);
+        seen.fill(false);
+        c.fill(0);
+        covered.fill(0);
+        done.fill(false);
+        later.fill(0);
+        racing_flushes.clear();
         let threads = events.iter().map(|e| 1 + thread_of(e)).max().unwrap_or(1);
+        flushed.resize_with(threads, Vec::new);
+        flushed.iter_mut().for_each(|v| v.fill(0));
+        flushes_of.resize_with(threads, Vec::new);
+        flushes_of.iter_mut().for_each(Vec::clear);
         // the prefix's processes keep their indices (order of first occurrence)
         a.clocks.index = ProcIndex::default();
-        let mut pidx = Vec::with_capacity(events.len());
         for e in &events[..shared] {
             pidx.push(a.clocks.index.insert(e.fp.proc));
             for p in created(e) {
@@ -364,17 +412,17 @@ impl<'a> Sweep<'a> {
         let mut sweep = Sweep {
             a,
             pidx,
-            proc_clock: vec![],
-            flushed: vec![vec![]; threads],
-            flushes_of: vec![vec![]; threads],
-            pending_stores: vec![],
-            seen: vec![],
+            proc_clock,
+            flushed,
+            flushes_of,
+            pending_stores,
+            seen,
             present: 0,
-            c: vec![],
-            covered: vec![],
-            done: vec![],
-            later: vec![],
-            racing_flushes: vec![],
+            c,
+            covered,
+            done,
+            later,
+            racing_flushes,
         };
         let width = sweep.a.clocks.index.len();
         sweep.widen(width);

@@ -60,10 +60,12 @@ use crate::channel::{Choice, Event, Footprint, Input, FP_READ, CH_BRANCH, CH_ROO
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::VecDeque;
 use std::rc::Rc;
+use summary::FootprintSummary;
 
 mod analysis;
 mod hiding;
 mod options;
+mod summary;
 pub use analysis::{forget_dropped, Analysis, Analyzer};
 pub use options::OptionSet;
 
@@ -391,6 +393,7 @@ impl Steps {
         steps
     }
 
+    #[inline]
     fn events(&self, s: usize) -> std::ops::Range<usize> {
         self.start[s]..self.end[s]
     }
@@ -404,6 +407,7 @@ impl Steps {
     /// through nothing (an abort in a block slept through another thread's
     /// read, and the reads that could come before it went unexplored:
     /// tests/programs/ending/abort-in-block.c).
+    #[inline]
     fn ends_execution(&self, s: usize, last_ends: bool) -> bool {
         let last = self.node.len() - 1;
         last_ends && (s == last || (self.start[last] < self.end[last] && self.span(s).contains(&self.start[last])))
@@ -416,6 +420,7 @@ impl Steps {
 
     /// The events step s commits to: its own, and when it ends inside an
     /// atomic block, the rest of the block.
+    #[inline]
     fn span(&self, s: usize) -> std::ops::Range<usize> {
         let r = self.events(s);
         if r.is_empty() {
@@ -497,8 +502,11 @@ struct Execution<'a> {
     /// per step s, `roots(s)`: entries `roots_at[s]..roots_at[s + 1]`
     root_entries: Vec<(usize, u32)>,
     roots_at: Vec<usize>,
-    /// per step, `reach(s)`: `width` cells from `s * width`
-    reach_cells: Vec<u32>,
+    /// per step, where `reach(s)` is (see `Reach`)
+    reach_at: Vec<Reach>,
+    /// the joined rows of `Reach::Joined`, `width` cells each, and a row
+    /// of zeros at 0 (`Reach::Nothing`)
+    joined: Vec<u32>,
     width: usize,
     /// per step without events, its `anchor`
     anchors: Vec<Option<usize>>,
@@ -510,21 +518,34 @@ impl<'a> Execution<'a> {
         let width = a.clocks.width();
         let mut root_entries = Vec::with_capacity(n + n / 2);
         let mut roots_at = Vec::with_capacity(n + 1);
-        let mut reach_cells = vec![0; n * width];
+        let mut reach_at = Vec::with_capacity(n);
+        let mut joined = vec![0; width];
         let mut roots = vec![];
         for s in 0..n {
             roots_at.push(root_entries.len());
             roots.clear();
             add_roots(&mut roots, steps.events(s).map(|m| a.clocks.entry(events, m)));
             root_entries.extend_from_slice(&roots);
-            let reach = &mut reach_cells[s * width..(s + 1) * width];
-            for y in steps.span(s) {
-                analysis::join(reach, a.clocks.row(y));
-            }
+            let span = steps.span(s);
+            let reach = if span.is_empty() {
+                Reach::Nothing
+            } else if events[span.clone()].iter().all(|e| e.fp.proc == events[span.start].fp.proc) {
+                // one process's events: the last one's clock is the join
+                // (each event's clock includes its process's earlier ones)
+                Reach::Row(span.end - 1)
+            } else {
+                let at = joined.len();
+                joined.resize(at + width, 0);
+                for y in span {
+                    analysis::join(&mut joined[at..], a.clocks.row(y));
+                }
+                Reach::Joined(at)
+            };
+            reach_at.push(reach);
         }
         roots_at.push(root_entries.len());
-        let anchors = anchors(steps, events);
-        Execution { events, steps, a, last_ends: !ran_out, root_entries, roots_at, reach_cells, width, anchors }
+        let anchors = anchors(steps, events, &a.clocks);
+        Execution { events, steps, a, last_ends: !ran_out, root_entries, roots_at, reach_at, joined, width, anchors }
     }
 
     /// Event m and, when m is inside an atomic block, the rest of the
@@ -550,14 +571,29 @@ impl<'a> Execution<'a> {
     /// entries (an event happens after one of the step's events exactly
     /// when it happens after one of these: the others follow them in
     /// program order).
+    #[inline]
     fn roots(&self, s: usize) -> &[(usize, u32)] {
         &self.root_entries[self.roots_at[s]..self.roots_at[s + 1]]
     }
 
     /// The join of the clocks of step s's span: some event of the span
     /// happens after event x exactly when this reaches x's entry.
+    #[inline]
     fn reach(&self, s: usize) -> &[u32] {
-        &self.reach_cells[s * self.width..(s + 1) * self.width]
+        let reach = match self.reach_at[s] {
+            Reach::Nothing => &self.joined[..self.width],
+            Reach::Row(y) => self.a.clocks.row(y),
+            Reach::Joined(at) => &self.joined[at..at + self.width],
+        };
+        #[cfg(debug_assertions)]
+        {
+            let mut join = vec![0; self.width];
+            for y in self.steps.span(s) {
+                analysis::join(&mut join, self.a.clocks.row(y));
+            }
+            assert_eq!(reach, &join[..], "reach of step {s}");
+        }
+        reach
     }
 
     /// The step a race's first event must be moved behind: its own, or the
@@ -649,11 +685,24 @@ impl<'a> Execution<'a> {
     }
 }
 
+/// Where the join of the clocks of a step's span is (`Execution::reach`).
+#[derive(Clone, Copy)]
+enum Reach {
+    /// no events: nothing (a row of zeros)
+    Nothing,
+    /// the clock row of this event
+    Row(usize),
+    /// a joined row at this offset of `Execution::joined`
+    Joined(usize),
+}
+
 /// `Execution::anchor` of every step without events (None for the others),
 /// in one pass over the events.
-fn anchors(steps: &Steps, events: &[Event]) -> Vec<Option<usize>> {
-    let mut last_of: HashMap<u32, usize> = HashMap::default();
-    let mut spawn_of: HashMap<u32, usize> = HashMap::default();
+fn anchors(steps: &Steps, events: &[Event], clocks: &analysis::Clocks) -> Vec<Option<usize>> {
+    // per process index: its last event so far, and the spawn of its thread
+    const NONE: usize = usize::MAX;
+    let mut last_of = vec![NONE; clocks.width()];
+    let mut spawn_of = vec![NONE; clocks.width()];
     let mut seen = 0;
     let mut anchors = vec![None; steps.node.len()];
     for (s, anchor) in anchors.iter_mut().enumerate() {
@@ -661,14 +710,15 @@ fn anchors(steps: &Steps, events: &[Event]) -> Vec<Option<usize>> {
             continue;
         }
         for (i, e) in events.iter().enumerate().take(steps.start[s]).skip(seen) {
-            last_of.insert(e.fp.proc, i);
+            last_of[clocks.index_of(e.fp.proc).expect("an event's process has an index")] = i;
             if e.kind == EV_SPAWN {
-                spawn_of.insert(e.aux, i);
+                if let Some(q) = clocks.index_of(e.aux) {
+                    spawn_of[q] = i;
+                }
             }
         }
         seen = seen.max(steps.start[s]);
-        let p = steps.proc[s];
-        *anchor = last_of.get(&p).or_else(|| spawn_of.get(&p)).copied();
+        *anchor = clocks.index_of(steps.proc[s]).and_then(|q| [last_of[q], spawn_of[q]].into_iter().find(|&i| i != NONE));
     }
     anchors
 }
@@ -827,7 +877,7 @@ pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analys
         // at least), and what it touches after a read depends on the value
         // read: its footprint in the reversal is unknown (see Seq::open).
         let open = x.steps.in_block(si).then_some(si);
-        let seq = Seq { x: &x, start: x.steps.start[sj], descended: false, steps: v, open };
+        let seq = Seq { x: &x, start: x.steps.start[sj], descended: false, steps: v, open, summary: std::cell::OnceCell::new() };
         let node = &path[k];
         if node.sleep.iter().chain(&node.explored).any(|z| seq.covered_by_sleeper(z)) {
             if debug_por() {
@@ -903,6 +953,9 @@ struct Seq<'a> {
     /// only where nothing precedes it; there it is its process's step in
     /// that state whatever it does.
     open: Option<usize>,
+    /// what the sequence's events touch, summarised when first asked
+    /// (`weak_initial` of a process not in it)
+    summary: std::cell::OnceCell<FootprintSummary>,
 }
 
 impl<'a> Seq<'a> {
@@ -917,8 +970,25 @@ impl<'a> Seq<'a> {
         match self.steps.iter().position(|&s| self.proc_of(s) == z.proc) {
             Some(n) if self.open == Some(self.steps[n]) => n == 0,
             Some(n) => !self.steps[..n].iter().any(|&l| self.x.step_hb(l, self.steps[n])),
-            None => self.open.is_none() && !self.steps.iter().any(|&s| self.x.steps.events(s).any(|m| self.conflicts(z, m))),
+            None => {
+                self.open.is_none()
+                    && ((!z.open && !z.fps.iter().any(|g| self.summary().may_interfere(g)))
+                        || !self.steps.iter().any(|&s| self.x.steps.events(s).any(|m| self.conflicts(z, m))))
+            }
         }
+    }
+
+    /// What the sequence's events touch (see `FootprintSummary`).
+    fn summary(&self) -> &FootprintSummary {
+        self.summary.get_or_init(|| {
+            let mut t = FootprintSummary::default();
+            for &s in &self.steps {
+                for m in self.x.steps.events(s) {
+                    t.add(&self.x.events[m].fp);
+                }
+            }
+            t
+        })
     }
 
     /// Whether step `z` (of a process not in the sequence) and event m of
