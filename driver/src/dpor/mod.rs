@@ -377,7 +377,8 @@ const NO_STEP: usize = usize::MAX;
 impl Steps {
     pub fn new(path: &[Node], events: &[Event]) -> Steps {
         let n_events = events.len();
-        let node: Vec<usize> = (0..path.len()).filter(|&k| path[k].schedule).collect();
+        let mut node: Vec<usize> = Vec::with_capacity(path.len());
+        node.extend((0..path.len()).filter(|&k| path[k].schedule));
         let proc = node.iter().map(|&k| path[k].options[path[k].chosen as usize]).collect();
         let start: Vec<usize> = node.iter().map(|&k| (path[k].event as usize).min(n_events)).collect();
         let mut end: Vec<usize> = start.iter().skip(1).copied().collect();
@@ -510,6 +511,8 @@ struct Execution<'a> {
     width: usize,
     /// per step without events, its `anchor`
     anchors: Vec<Option<usize>>,
+    /// per step, `Steps::ends_execution`
+    ends: Vec<bool>,
 }
 
 impl<'a> Execution<'a> {
@@ -545,7 +548,8 @@ impl<'a> Execution<'a> {
         }
         roots_at.push(root_entries.len());
         let anchors = anchors(steps, events, &a.clocks);
-        Execution { events, steps, a, last_ends: !ran_out, root_entries, roots_at, reach_at, joined, width, anchors }
+        let ends = (0..n).map(|s| steps.ends_execution(s, !ran_out)).collect();
+        Execution { events, steps, a, last_ends: !ran_out, root_entries, roots_at, reach_at, joined, width, anchors, ends }
     }
 
     /// Event m and, when m is inside an atomic block, the rest of the
@@ -558,13 +562,16 @@ impl<'a> Execution<'a> {
         self.a.clocks.hb(self.events, a, b)
     }
 
-    /// Some event of step a happens before some event of step b, where b
-    /// stands for the rest of the atomic block it ends in (see block_rest).
-    fn step_hb(&self, a: usize, b: usize) -> bool {
+    /// Some event of some step of `before` happens before some event of
+    /// step b, where b stands for the rest of the atomic block it ends in
+    /// (see block_rest).
+    fn step_hb(&self, before: &[usize], b: usize) -> bool {
         let reach = self.reach(b);
-        let after = self.roots(a).iter().any(|&(q, v)| reach[q] >= v);
-        debug_assert_eq!(after, self.steps.span(b).any(|y| self.steps.events(a).any(|x| self.hb(x, y))));
-        after
+        before.iter().any(|&a| {
+            let after = self.roots(a).iter().any(|&(q, v)| reach[q] >= v);
+            debug_assert_eq!(after, self.steps.span(b).any(|y| self.steps.events(a).any(|x| self.hb(x, y))));
+            after
+        })
     }
 
     /// The first event of each process among step s's events, as clock
@@ -645,10 +652,9 @@ impl<'a> Execution<'a> {
         // of every block that must follow it
         // (as clock entries: see `roots`)
         let mut roots: Vec<(usize, u32)> = self.roots(sj).to_vec();
-        let mut free = vec![];
+        let mut free = Vec::with_capacity(limit.saturating_sub(sj + 1));
         for s in sj + 1..limit {
-            let span = self.steps.span(s);
-            let follows = if span.is_empty() {
+            let follows = if let Reach::Nothing = self.reach_at[s] {
                 // A step without events (a wait that passed, main's end)
                 // still follows its own process's earlier steps.
                 self.steps.proc[s] == self.steps.proc[sj]
@@ -661,12 +667,12 @@ impl<'a> Execution<'a> {
                 roots.iter().any(|&(q, v)| reach[q] >= v)
             };
             if follows && self.steps.in_block(s) {
-                add_roots(&mut roots, span.map(|m| self.a.clocks.entry(self.events, m)));
+                add_roots(&mut roots, self.steps.span(s).map(|m| self.a.clocks.entry(self.events, m)));
             }
             // the step that ended the execution waits for every other
             // thread (main's return, exit: threads.c rt_end_point), so it
             // never goes before anything
-            if !follows && !self.steps.ends_execution(s, self.last_ends) {
+            if !follows && !self.ends[s] {
                 free.push(s);
             }
         }
@@ -854,7 +860,8 @@ pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analys
         // the reversing sequence: every later step that need not follow sj
         // (the rest of the execution, as in the paper), then i's step
         let free = free_after[sj].get_or_insert_with(|| x.not_after(sj, x.steps.node.len()));
-        let mut v: Vec<usize> = free.iter().copied().filter(|&s| s != si).collect();
+        let mut v: Vec<usize> = Vec::with_capacity(free.len() + 1);
+        v.extend(free.iter().copied().filter(|&s| s != si));
         // i's step must be able to go first: nothing in it before i may
         // need sj (what follows i in the step may: it then runs first too)
         if (x.steps.start[si]..i).any(|m| x.steps.events(sj).any(|y| x.hb(y, m))) {
@@ -877,7 +884,8 @@ pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analys
         // at least), and what it touches after a read depends on the value
         // read: its footprint in the reversal is unknown (see Seq::open).
         let open = x.steps.in_block(si).then_some(si);
-        let seq = Seq { x: &x, start: x.steps.start[sj], descended: false, steps: v, open, summary: std::cell::OnceCell::new() };
+        let procs = v.iter().map(|&s| x.steps.proc[s]).collect();
+        let seq = Seq { x: &x, start: x.steps.start[sj], descended: false, steps: v, procs, open, summary: std::cell::OnceCell::new() };
         let node = &path[k];
         if node.sleep.iter().chain(&node.explored).any(|z| seq.covered_by_sleeper(z)) {
             if debug_por() {
@@ -946,6 +954,8 @@ struct Seq<'a> {
     /// longer applies
     descended: bool,
     steps: Vec<usize>,
+    /// the process of each of `steps`
+    procs: Vec<u32>,
     /// the step (an atomic block, the last of a reversal) whose footprint
     /// in the sequence is unknown: it reads other values than in the
     /// execution it comes from. It counts as dependent with every step
@@ -959,17 +969,18 @@ struct Seq<'a> {
 }
 
 impl<'a> Seq<'a> {
-    fn proc_of(&self, s: usize) -> u32 {
-        self.x.steps.proc[s]
+    /// The position in `steps` of the first step of `proc`.
+    fn first_of(&self, proc: u32) -> Option<usize> {
+        self.procs.iter().position(|&p| p == proc)
     }
 
     /// Can `z` go first: it is the first step of its process in the
     /// sequence and nothing before it there happens before it, or its
     /// process is not in the sequence and its step is independent of all of it.
     fn weak_initial(&self, z: &Step) -> bool {
-        match self.steps.iter().position(|&s| self.proc_of(s) == z.proc) {
+        match self.first_of(z.proc) {
             Some(n) if self.open == Some(self.steps[n]) => n == 0,
-            Some(n) => !self.steps[..n].iter().any(|&l| self.x.step_hb(l, self.steps[n])),
+            Some(n) => !self.x.step_hb(&self.steps[..n], self.steps[n]),
             None => {
                 self.open.is_none()
                     && ((!z.open && !z.fps.iter().any(|g| self.summary().may_interfere(g)))
@@ -1039,7 +1050,7 @@ impl<'a> Seq<'a> {
     /// to `weak_initial` for anything else (blocks, value choices, a `z` as
     /// long as the step).
     fn covered_by_sleeper(&self, z: &Step) -> bool {
-        let Some(n) = self.steps.iter().position(|&s| self.proc_of(s) == z.proc) else {
+        let Some(n) = self.first_of(z.proc) else {
             // A sleeping block covers no sequence it is not in: the
             // sequence's process would run it first, and what then follows
             // can need the reversal this one is (the block's subtree
@@ -1062,7 +1073,8 @@ impl<'a> Seq<'a> {
 
     /// Let `z` go first: what is left of the sequence after it.
     fn drop_first_of(&mut self, z: &Step) {
-        if let Some(n) = self.steps.iter().position(|&s| self.proc_of(s) == z.proc) {
+        if let Some(n) = self.first_of(z.proc) {
+            self.procs.remove(n);
             if self.open == Some(self.steps.remove(n)) {
                 self.open = None;
             }
