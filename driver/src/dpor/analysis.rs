@@ -333,6 +333,17 @@ impl Analyzer {
 /// The state of one pass over an execution's events, at some event.
 struct Sweep<'a> {
     a: &'a mut Analysis,
+    /// processes with an event so far (how many; which: `b.seen`)
+    present: usize,
+    b: SweepBuffers,
+}
+
+/// The per-process state of a `Sweep` and its scratch rows, kept from one
+/// execution's analysis to the next so that each analysis does not
+/// allocate them again: `Sweep::resume` resets what they hold and keeps
+/// their room.
+#[derive(Default)]
+struct SweepBuffers {
     /// the process index of each event so far
     pidx: Vec<usize>,
     /// each process's clock after its last event (a spawned thread: its spawn's)
@@ -342,9 +353,8 @@ struct Sweep<'a> {
     flushes_of: Vec<Vec<usize>>,
     /// each flush process's buffered stores not yet flushed (FIFO), as event indices
     pending_stores: Vec<VecDeque<usize>>,
-    /// processes with an event so far, and how many
+    /// processes with an event so far
     seen: Vec<bool>,
-    present: usize,
     // scratch rows of the per-event loop
     c: Vec<u32>,
     covered: Vec<u32>,
@@ -353,29 +363,30 @@ struct Sweep<'a> {
     racing_flushes: Vec<usize>,
 }
 
-/// The buffers of a `Sweep`, kept from one execution's analysis to the
-/// next so that each analysis does not allocate them again: `resume`
-/// resets what they hold and keeps their room.
-#[derive(Default)]
-struct SweepBuffers {
-    pidx: Vec<usize>,
-    proc_clock: Vec<Vec<u32>>,
-    flushed: Vec<Vec<u32>>,
-    flushes_of: Vec<Vec<usize>>,
-    pending_stores: Vec<VecDeque<usize>>,
-    seen: Vec<bool>,
-    c: Vec<u32>,
-    covered: Vec<u32>,
-    done: Vec<bool>,
-    later: Vec<u32>,
-    racing_flushes: Vec<usize>,
+impl SweepBuffers {
+    /// As new for an execution of `threads` threads (the per-process rows
+    /// are zeros, as long as before: `Sweep::widen` makes them longer).
+    fn reset(&mut self, threads: usize) {
+        self.pidx.clear();
+        self.proc_clock.iter_mut().for_each(|v| v.fill(0));
+        self.flushed.resize_with(threads, Vec::new);
+        self.flushed.iter_mut().for_each(|v| v.fill(0));
+        self.flushes_of.resize_with(threads, Vec::new);
+        self.flushes_of.iter_mut().for_each(Vec::clear);
+        self.pending_stores.iter_mut().for_each(VecDeque::clear);
+        self.seen.fill(false);
+        self.c.fill(0);
+        self.covered.fill(0);
+        self.done.fill(false);
+        self.later.fill(0);
+        self.racing_flushes.clear();
+    }
 }
 
 impl<'a> Sweep<'a> {
     /// The buffers, for the next sweep.
     fn into_buffers(self) -> SweepBuffers {
-        let Sweep { pidx, proc_clock, flushed, flushes_of, pending_stores, seen, c, covered, done, later, racing_flushes, .. } = self;
-        SweepBuffers { pidx, proc_clock, flushed, flushes_of, pending_stores, seen, c, covered, done, later, racing_flushes }
+        self.b
     }
 
     /// The state after the first `shared` events, which `a` holds the
@@ -383,25 +394,13 @@ impl<'a> Sweep<'a> {
     /// analysing them again. `buffers`: room to reuse (their contents
     /// are reset here: every row to zeros, every list to empty, as new).
     fn resume(a: &'a mut Analysis, buffers: SweepBuffers, events: &[Event], shared: usize) -> Sweep<'a> {
-        let SweepBuffers { mut pidx, mut proc_clock, mut flushed, mut flushes_of, mut pending_stores, mut seen, mut c, mut covered, mut done, mut later, mut racing_flushes } = buffers;
-        pidx.clear();
-        proc_clock.iter_mut().for_each(|v| v.fill(0));
-        pending_stores.iter_mut().for_each(VecDeque::clear);
-        seen.fill(false);
-        c.fill(0);
-        covered.fill(0);
-        done.fill(false);
-        later.fill(0);
-        racing_flushes.clear();
         let threads = events.iter().map(|e| 1 + thread_of(e)).max().unwrap_or(1);
-        flushed.resize_with(threads, Vec::new);
-        flushed.iter_mut().for_each(|v| v.fill(0));
-        flushes_of.resize_with(threads, Vec::new);
-        flushes_of.iter_mut().for_each(Vec::clear);
+        let mut b = buffers;
+        b.reset(threads);
         // the prefix's processes keep their indices (order of first occurrence)
         a.clocks.index = ProcIndex::default();
         for e in &events[..shared] {
-            pidx.push(a.clocks.index.insert(e.fp.proc));
+            b.pidx.push(a.clocks.index.insert(e.fp.proc));
             for p in created(e) {
                 a.clocks.index.insert(p);
             }
@@ -409,35 +408,21 @@ impl<'a> Sweep<'a> {
         a.clocks.cells.truncate(shared * a.clocks.stride);
         let first_new = a.races.partition_point(|&(_, i)| i < shared);
         a.races.truncate(first_new);
-        let mut sweep = Sweep {
-            a,
-            pidx,
-            proc_clock,
-            flushed,
-            flushes_of,
-            pending_stores,
-            seen,
-            present: 0,
-            c,
-            covered,
-            done,
-            later,
-            racing_flushes,
-        };
+        let mut sweep = Sweep { a, present: 0, b };
         let width = sweep.a.clocks.index.len();
         sweep.widen(width);
         let stride = sweep.a.clocks.stride;
-        sweep.flushed.iter_mut().for_each(|f| f.resize(stride, 0));
+        sweep.b.flushed.iter_mut().for_each(|f| f.resize(stride, 0));
         let mut clock_set = vec![false; width];
         for i in (0..shared).rev() {
             let e = &events[i];
             let mut set = |q: usize, sweep: &mut Sweep| {
                 if !clock_set[q] {
                     clock_set[q] = true;
-                    sweep.proc_clock[q].copy_from_slice(sweep.a.clocks.row(i));
+                    sweep.b.proc_clock[q].copy_from_slice(sweep.a.clocks.row(i));
                 }
             };
-            set(sweep.pidx[i], &mut sweep);
+            set(sweep.b.pidx[i], &mut sweep);
             if e.kind == EV_SPAWN {
                 set(sweep.a.clocks.index.get(e.aux), &mut sweep);
             }
@@ -445,26 +430,26 @@ impl<'a> Sweep<'a> {
         sweep.a.hiding.clear();
         for (i, e) in events[..shared].iter().enumerate() {
             sweep.a.hiding.add(events, i);
-            let p = sweep.pidx[i];
-            if !sweep.seen[p] {
-                sweep.seen[p] = true;
+            let p = sweep.b.pidx[i];
+            if !sweep.b.seen[p] {
+                sweep.b.seen[p] = true;
                 sweep.present += 1;
             }
             if e.kind == EV_FLUSH {
-                if let Some(store) = sweep.pending_stores[p].pop_front() {
+                if let Some(store) = sweep.b.pending_stores[p].pop_front() {
                     sweep.a.hiding.flushed(store, i);
                 }
                 let t = owner_of_flush(e);
-                sweep.flushes_of[t].push(i);
-                join(&mut sweep.flushed[t], sweep.a.clocks.row(i));
+                sweep.b.flushes_of[t].push(i);
+                join(&mut sweep.b.flushed[t], sweep.a.clocks.row(i));
             }
             if e.is_buffered_store() {
                 let q = sweep.a.clocks.index.get(e.aux2);
-                sweep.pending_stores[q].push_back(i);
+                sweep.b.pending_stores[q].push_back(i);
             }
             if e.kind == EV_DROP {
                 let q = sweep.a.clocks.index.get(e.aux);
-                if let Some(store) = forget_dropped(&mut sweep.pending_stores[q], events, e) {
+                if let Some(store) = forget_dropped(&mut sweep.b.pending_stores[q], events, e) {
                     sweep.a.hiding.dropped(store);
                 }
             }
@@ -474,19 +459,19 @@ impl<'a> Sweep<'a> {
 
     /// Room for `width` process indices everywhere.
     fn widen(&mut self, width: usize) {
-        let rows = self.pidx.len();
+        let rows = self.b.pidx.len();
         self.a.clocks.widen(width, rows);
         let stride = self.a.clocks.stride;
-        for v in self.proc_clock.iter_mut().chain(&mut self.flushed) {
+        for v in self.b.proc_clock.iter_mut().chain(&mut self.b.flushed) {
             v.resize(stride, 0);
         }
-        self.proc_clock.resize(stride, vec![0; stride]);
-        self.pending_stores.resize(stride, VecDeque::new());
-        self.seen.resize(stride, false);
-        self.c.resize(stride, 0);
-        self.covered.resize(stride, 0);
-        self.later.resize(stride, 0);
-        self.done.resize(stride, false);
+        self.b.proc_clock.resize(stride, vec![0; stride]);
+        self.b.pending_stores.resize(stride, VecDeque::new());
+        self.b.seen.resize(stride, false);
+        self.b.c.resize(stride, 0);
+        self.b.covered.resize(stride, 0);
+        self.b.later.resize(stride, 0);
+        self.b.done.resize(stride, false);
     }
 
     fn index(&mut self, proc: u32) -> usize {
@@ -506,10 +491,11 @@ impl<'a> Sweep<'a> {
         for q in created(e) {
             self.index(q);
         }
-        self.pidx.push(p);
+        self.b.pidx.push(p);
         let stride = self.a.clocks.stride;
         self.a.clocks.cells.resize((i + 1) * stride, 0);
-        let Sweep { a, pidx, proc_clock, flushed, flushes_of, pending_stores, seen, present, c, covered, done, later, racing_flushes } = self;
+        let Sweep { a, present, b } = self;
+        let SweepBuffers { pidx, proc_clock, flushed, flushes_of, pending_stores, seen, c, covered, done, later, racing_flushes } = b;
         let Analysis { clocks: ev, races, hiding } = &mut **a;
         c.copy_from_slice(&proc_clock[p]);
         hiding.add(events, i);
