@@ -530,7 +530,7 @@ impl<'c> Search<'c> {
             path: vec![],
             inputs: Rc::default(),
             flipped_branch: false,
-            analyzer: dpor::Analyzer::with_deadline(cfg.timeout.map(|t| Instant::now() + t)),
+            analyzer: dpor::Analyzer::new(cfg.timeout.map(|t| Instant::now() + t), cfg.bound == 0),
             steps: None,
             analysis_cut: false,
             stats: Stats::default(),

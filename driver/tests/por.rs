@@ -244,10 +244,20 @@ fn complete_executions(src: &str, n: u32, por: &str) -> (u64, u64, usize) {
 }
 
 fn complete_executions_under(model: &str, src: &str, n: u32, por: &str) -> (u64, u64, usize) {
+    complete_executions_with(model, src, n, por, &[])
+}
+
+/// The same with more verify arguments (`--outcomes` searches with the
+/// default bound directly unless `--buffer-size 0` says otherwise).
+fn complete_executions_with(model: &str, src: &str, n: u32, por: &str, more: &[&str]) -> (u64, u64, usize) {
     let dir = tempfile::tempdir().unwrap();
     let json = dir.path().join("s.json");
     let define = format!("-DN={n}");
-    let (code, out, err) = run_verify(&["--model", model, "--por", por, "--outcomes", "--json", json.to_str().unwrap(), &define, repo().join(src).to_str().unwrap()]);
+    let path = repo().join(src);
+    let mut args = vec!["--model", model, "--por", por, "--outcomes", "--json", json.to_str().unwrap(), &define];
+    args.extend_from_slice(more);
+    args.push(path.to_str().unwrap());
+    let (code, out, err) = run_verify(&args);
     assert_eq!(code, 0, "{src} N={n}: {out}{err}");
     let s: serde_json::Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
     (s["complete"].as_u64().unwrap(), s["sleep_blocked"].as_u64().unwrap(), s["outcomes"].as_array().unwrap().len())
@@ -338,10 +348,12 @@ fn own_reads_commute_with_own_flushes() {
 fn writes_hidden_by_own_stores_are_no_races() {
     let (sc, _, _) = complete_executions_under("sc", "tests/programs/counts/cowr-hidden.c", 0, "optimal");
     assert_eq!(sc, 3, "cowr-hidden under SC");
+    // (unbounded: with a bound the rule is off, see the next test)
+    let unbounded = ["--buffer-size", "0"];
     for model in ["tso", "pso"] {
-        let (optimal, blocked, values) = complete_executions_under(model, "tests/programs/counts/cowr-hidden.c", 0, "optimal");
+        let (optimal, blocked, values) = complete_executions_with(model, "tests/programs/counts/cowr-hidden.c", 0, "optimal", &unbounded);
         assert_eq!((optimal, blocked, values), (3, 0, 3), "cowr-hidden under {model}, optimal");
-        let (source, _, _) = complete_executions_under(model, "tests/programs/counts/cowr-hidden.c", 0, "source");
+        let (source, _, _) = complete_executions_with(model, "tests/programs/counts/cowr-hidden.c", 0, "source", &unbounded);
         assert_eq!(source, 3, "cowr-hidden under {model}, source");
     }
     let dir = tempfile::tempdir().unwrap();
@@ -353,6 +365,22 @@ fn writes_hidden_by_own_stores_are_no_races() {
         assert_eq!(sb, k == 0, "hidden-writes under {model} K={k}: store buffering on both flags needs room for two stores: {none:?}");
         for por in ["source", "optimal"] {
             assert_eq!(outcome_set(&prog, model, k, por), none, "hidden-writes under {model} K={k}, --por {por}");
+        }
+    }
+}
+
+/// The hidden-writes rule lost a violation under TSO with one buffer entry
+/// (optimal answered SAFE where source and exhaustive search found it): it
+/// now applies only to searches with unbounded buffers. Each bound, each
+/// reduction, searched with the bound directly.
+#[test]
+fn hidden_writes_with_a_bound_lose_nothing() {
+    let dir = tempfile::tempdir().unwrap();
+    let prog = build(&repo().join("tests/programs/reduction/hidden-writes-bounded.c"), dir.path());
+    for k in [1, 2, 0] {
+        for por in ["optimal", "source"] {
+            let (code, out, err) = run_verify(&["--model", "tso", "--buffer-size", &k.to_string(), "--direct-bound", "--por", por, prog.to_str().unwrap()]);
+            assert_eq!(code, 1, "hidden-writes-bounded under tso K={k}, --por {por}: {out}{err}");
         }
     }
 }

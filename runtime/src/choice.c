@@ -97,9 +97,10 @@ static int fp_dependent(const struct tsoify_footprint *a, const struct tsoify_fo
  * memory while t's own buffered store over all the load's bytes waits
  * (dpor/hiding.rs): the load never sees that write, so they commute. Only
  * stores, flushes and read-modify-writes (a free is no such write: a load
- * after it is a use after free). */
+ * after it is a use after free). Only with unbounded buffers, as the
+ * explorer's analysis (dpor/analysis.rs, Analyzer::new). */
 static int hidden_write(const struct tsoify_footprint *r, const struct tsoify_footprint *w, int kind) {
-  if (r->access != TSOIFY_FP_READ || w->owner == r->owner) return 0;
+  if (RT_BOUND || r->access != TSOIFY_FP_READ || w->owner == r->owner) return 0;
   if (kind != TSOIFY_EV_FLUSH && kind != TSOIFY_EV_STORE && kind != TSOIFY_EV_RMW && kind != TSOIFY_EV_CMPXCHG) return 0;
   return rt_mm_own_cover(r->owner, r->lo, r->hi - r->lo);
 }
