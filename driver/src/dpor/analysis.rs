@@ -112,6 +112,11 @@ pub struct Analysis {
 }
 
 impl Analysis {
+    /// The hidden-writes rule is on (see `Analyzer::new`).
+    pub(super) fn hides_writes(&self) -> bool {
+        !self.hiding.off
+    }
+
     /// See `Hiding::update_of`.
     pub(super) fn update_of(&self, store: usize) -> u32 {
         self.hiding.update_of(store)
@@ -128,8 +133,7 @@ impl Analysis {
     /// reference the index of `Touches` must agree with).
     #[cfg(debug_assertions)]
     fn by_full_scan(events: &[Event], hidden_writes: bool) -> Analysis {
-        let mut a = Analyzer { full_scan: true, ..Default::default() };
-        a.analysis.hiding.off = !hidden_writes;
+        let mut a = Analyzer { full_scan: true, ..Analyzer::new(None, hidden_writes) };
         a.analyze(events);
         a.analysis
     }
@@ -327,7 +331,7 @@ impl Analyzer {
     /// The result equals the one from scratch by full scans.
     #[cfg(debug_assertions)]
     fn check_against_full_scan(&self, events: &[Event]) {
-        let fresh = Analysis::by_full_scan(events, !self.analysis.hiding.off);
+        let fresh = Analysis::by_full_scan(events, self.analysis.hides_writes());
         let (a, b) = (&self.analysis, &fresh);
         assert_eq!(a.races, b.races, "incremental race analysis differs from the analysis from scratch");
         let width = b.clocks.index.len();

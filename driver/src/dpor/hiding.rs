@@ -48,7 +48,7 @@ pub(super) struct Hiding {
     /// SC executions, which buffer nothing, skip the bookkeeping
     buffering: bool,
     /// the rule is off (bounded buffers: see `Analyzer::new`): no load
-    /// is covered, and `update_of` says nothing is buffered
+    /// is covered
     pub(super) off: bool,
 }
 
@@ -110,9 +110,6 @@ impl Hiding {
     /// Where the bytes of own write `store` reached memory: an event index,
     /// u32::MAX while buffered, 0 once dropped.
     pub(super) fn update_of(&self, store: usize) -> u32 {
-        if self.off {
-            return 0;
-        }
         self.update[store]
     }
 

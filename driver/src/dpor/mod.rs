@@ -884,8 +884,7 @@ pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analys
         // at least), and what it touches after a read depends on the value
         // read: its footprint in the reversal is unknown (see Seq::open).
         let open = x.steps.in_block(si).then_some(si);
-        let procs = v.iter().map(|&s| x.steps.proc[s]).collect();
-        let seq = Seq { x: &x, start: x.steps.start[sj], descended: false, steps: v, procs, open, summary: std::cell::OnceCell::new() };
+        let seq = Seq { x: &x, start: x.steps.start[sj], descended: false, steps: v, open, summary: std::cell::OnceCell::new() };
         let node = &path[k];
         if node.sleep.iter().chain(&node.explored).any(|z| seq.covered_by_sleeper(z)) {
             if debug_por() {
@@ -954,8 +953,6 @@ struct Seq<'a> {
     /// longer applies
     descended: bool,
     steps: Vec<usize>,
-    /// the process of each of `steps`
-    procs: Vec<u32>,
     /// the step (an atomic block, the last of a reversal) whose footprint
     /// in the sequence is unknown: it reads other values than in the
     /// execution it comes from. It counts as dependent with every step
@@ -971,7 +968,7 @@ struct Seq<'a> {
 impl<'a> Seq<'a> {
     /// The position in `steps` of the first step of `proc`.
     fn first_of(&self, proc: u32) -> Option<usize> {
-        self.procs.iter().position(|&p| p == proc)
+        self.steps.iter().position(|&s| self.x.steps.proc[s] == proc)
     }
 
     /// Can `z` go first: it is the first step of its process in the
@@ -1019,7 +1016,7 @@ impl<'a> Seq<'a> {
     fn hidden(&self, g: &Footprint, m: usize) -> bool {
         let events = self.x.events;
         let w = &events[m];
-        if self.descended || g.access != FP_READ || !hiding::writes_memory(w) || hiding::writer(w) == g.owner {
+        if !self.x.a.hides_writes() || self.descended || g.access != FP_READ || !hiding::writes_memory(w) || hiding::writer(w) == g.owner {
             return false;
         }
         let Some(s) = (0..self.start).rev().find(|&k| events[k].thread == g.owner && hiding::own_write(&events[k]) && events[k].fp.overlaps(g)) else {
@@ -1074,7 +1071,6 @@ impl<'a> Seq<'a> {
     /// Let `z` go first: what is left of the sequence after it.
     fn drop_first_of(&mut self, z: &Step) {
         if let Some(n) = self.first_of(z.proc) {
-            self.procs.remove(n);
             if self.open == Some(self.steps.remove(n)) {
                 self.open = None;
             }
