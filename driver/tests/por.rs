@@ -341,9 +341,11 @@ fn own_reads_commute_with_own_flushes() {
 
 /// A write another thread's own buffered store hides from its read is no
 /// race with that read (chronological traces' rule; dpor/hiding.rs): CoWR
-/// costs 3 complete executions under TSO and PSO as under SC (4 before),
-/// with no sleep-blocked one under optimal DPOR, and the reductions reach
-/// exactly the outcomes of exhaustive search on it and on Peterson's idiom.
+/// costs optimal DPOR 3 complete executions under TSO and PSO as under SC
+/// (4 before), with no sleep-blocked one, and the reductions reach exactly
+/// the outcomes of exhaustive search on it and on Peterson's idiom. Source
+/// DPOR needs 4: its sleeping read wakes when its own store leaves (see
+/// `a_sleeping_read_wakes_when_its_own_store_leaves`).
 #[test]
 fn writes_hidden_by_own_stores_are_no_races() {
     let (sc, _, _) = complete_executions_under("sc", "tests/programs/counts/cowr-hidden.c", 0, "optimal");
@@ -354,7 +356,7 @@ fn writes_hidden_by_own_stores_are_no_races() {
         let (optimal, blocked, values) = complete_executions_with(model, "tests/programs/counts/cowr-hidden.c", 0, "optimal", &unbounded);
         assert_eq!((optimal, blocked, values), (3, 0, 3), "cowr-hidden under {model}, optimal");
         let (source, _, _) = complete_executions_with(model, "tests/programs/counts/cowr-hidden.c", 0, "source", &unbounded);
-        assert_eq!(source, 3, "cowr-hidden under {model}, source");
+        assert_eq!(source, 4, "cowr-hidden under {model}, source");
     }
     let dir = tempfile::tempdir().unwrap();
     let prog = build(&repo().join("tests/programs/counts/hidden-writes.c"), dir.path());
@@ -381,6 +383,24 @@ fn hidden_writes_with_a_bound_lose_nothing() {
         for por in ["optimal", "source"] {
             let (code, out, err) = run_verify(&["--model", "tso", "--buffer-size", &k.to_string(), "--direct-bound", "--por", por, prog.to_str().unwrap()]);
             assert_eq!(code, 1, "hidden-writes-bounded under tso K={k}, --por {por}: {out}{err}");
+        }
+    }
+}
+
+/// A read that sleeps over its own buffered store wakes when that store
+/// leaves (the flush ends the cover that hides other threads' writes from
+/// it): kept asleep, optimal DPOR answered SAFE on this program, unsafe
+/// even under SC, in the default search (unbounded buffers first) under
+/// TSO and PSO. Every model and reduction must find the violation.
+#[test]
+fn a_sleeping_read_wakes_when_its_own_store_leaves() {
+    let dir = tempfile::tempdir().unwrap();
+    let prog = build(&repo().join("tests/programs/reduction/uncovering-flush.c"), dir.path());
+    for model in ["sc", "tso", "pso"] {
+        for por in ["optimal", "source"] {
+            let (code, out, err) = run_verify(&["--model", model, "--por", por, prog.to_str().unwrap()]);
+            assert_eq!(code, 1, "uncovering-flush under {model}, --por {por}: {out}{err}");
+            assert!(out.contains("rb == 2 && rc == 1"), "the assertion that fails: {out}");
         }
     }
 }

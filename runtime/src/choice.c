@@ -105,6 +105,15 @@ static int hidden_write(const struct tsoify_footprint *r, const struct tsoify_fo
   return rt_mm_own_cover(r->owner, r->lo, r->hi - r->lo);
 }
 
+/* Under that rule, a flush of the sleeping reader's own buffer over the
+ * read's bytes wakes it: the two commute, but the flush may end the cover
+ * that hides other threads' writes from the read, and a sleeper may stay
+ * asleep only through steps that leave its dependencies as they were. */
+static int uncovering_flush(const struct tsoify_footprint *r, const struct tsoify_footprint *f) {
+  if (RT_BOUND || r->access != TSOIFY_FP_READ || !(f->access & TSOIFY_FP_FLUSH) || f->owner != r->owner) return 0;
+  return r->lo < f->hi && f->lo < r->hi;
+}
+
 /* An executed event wakes every sleeper whose next step depends on it. */
 static void wake_sleepers(const struct tsoify_footprint *f, int kind) {
   struct tsoify_shm *s = rt_shm;
@@ -112,7 +121,7 @@ static void wake_sleepers(const struct tsoify_footprint *f, int kind) {
     if (awake[i]) continue;
     const struct tsoify_sleeper *z = &s->sleepers[i];
     for (uint32_t k = 0; k < z->n; k++)
-      if (fp_dependent(&s->sleep_fps[z->first + k], f) && !hidden_write(&s->sleep_fps[z->first + k], f, kind)) {
+      if ((fp_dependent(&s->sleep_fps[z->first + k], f) && !hidden_write(&s->sleep_fps[z->first + k], f, kind)) || uncovering_flush(&s->sleep_fps[z->first + k], f)) {
         awake[i] = 1;
         break;
       }

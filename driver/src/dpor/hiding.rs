@@ -18,10 +18,17 @@
 //! (`Seq::hidden` in mod.rs) apply the same rule to a step from another
 //! execution, in the state where they decide.
 //!
-//! All three only in searches with unbounded buffers (`Hiding::off`
-//! otherwise): with one buffer entry, optimal DPOR lost a violation with
-//! the rule (tests/programs/reduction/hidden-writes-bounded.c), where a
-//! thread waits for room until its own stores leave. Why is still open.
+//! Whether a write is hidden depends on the state: once the own store
+//! leaves (a flush that commutes with the load), later writes are seen.
+//! So a sleeping load, or one in a wakeup tree, must not be carried across
+//! that flush as if nothing changed: for sleep sets and wakeup sequences
+//! the load and the flush of its own thread's buffer over its bytes count
+//! as dependent (choice.c `uncovering_flush`, `Seq::uncovers`). Without
+//! that, a sleeping load stood for a sequence in which, past its own flush,
+//! it would have read another thread's write: optimal DPOR answered SAFE on
+//! tests/programs/reduction/uncovering-flush.c (unsafe under SC) under TSO
+//! and PSO with unbounded buffers, and on hidden-writes-bounded.c at buffer
+//! size 1. The race analysis keeps the load and the flush independent.
 
 use super::analysis::{owner_of_flush, words};
 use crate::channel::{Event, EV_CMPXCHG, EV_FLUSH, EV_LOAD, EV_RMW, EV_STORE};

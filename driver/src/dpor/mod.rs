@@ -1005,7 +1005,15 @@ impl<'a> Seq<'a> {
     /// as the runtime's sleep sets leave such a read asleep.
     fn conflicts(&self, z: &Step, m: usize) -> bool {
         let f = &self.x.events[m].fp;
-        z.open || z.fps.iter().any(|g| g.interferes(f) && !self.hidden(g, m))
+        z.open || z.fps.iter().any(|g| (g.interferes(f) && !self.hidden(g, m)) || self.uncovers(g, f))
+    }
+
+    /// Under the hidden-writes rule, a read `g` and a flush of its own
+    /// thread's buffer over its bytes: they commute, but the flush may end
+    /// the cover that hides other threads' writes from the read, so a
+    /// sleeping or explored read covers no sequence that runs it.
+    fn uncovers(&self, g: &Footprint, f: &Footprint) -> bool {
+        self.x.a.hides_writes() && g.access == FP_READ && f.flush() && f.owner == g.owner && g.overlaps(f)
     }
 
     /// A read `g` of a thread whose latest own write over g's bytes before
