@@ -530,7 +530,7 @@ impl<'c> Search<'c> {
             path: vec![],
             inputs: Rc::default(),
             flipped_branch: false,
-            analyzer: dpor::Analyzer::new(cfg.timeout.map(|t| Instant::now() + t), cfg.bound == 0),
+            analyzer: dpor::Analyzer::new(cfg.timeout.map(|t| Instant::now() + t)),
             steps: None,
             analysis_cut: false,
             stats: Stats::default(),

@@ -93,35 +93,14 @@ static int fp_dependent(const struct tsoify_footprint *a, const struct tsoify_fo
   return a->lo < b->hi && b->lo < a->hi;
 }
 
-/* A sleeping load of thread t, and a write of another thread that reaches
- * memory while t's own buffered store over all the load's bytes waits
- * (dpor/hiding.rs): the load never sees that write, so they commute. Only
- * stores, flushes and read-modify-writes (a free is no such write: a load
- * after it is a use after free). Only with unbounded buffers, as the
- * explorer's analysis (dpor/analysis.rs, Analyzer::new). */
-static int hidden_write(const struct tsoify_footprint *r, const struct tsoify_footprint *w, int kind) {
-  if (RT_BOUND || r->access != TSOIFY_FP_READ || w->owner == r->owner) return 0;
-  if (kind != TSOIFY_EV_FLUSH && kind != TSOIFY_EV_STORE && kind != TSOIFY_EV_RMW && kind != TSOIFY_EV_CMPXCHG) return 0;
-  return rt_mm_own_cover(r->owner, r->lo, r->hi - r->lo);
-}
-
-/* Under that rule, a flush of the sleeping reader's own buffer over the
- * read's bytes wakes it: the two commute, but the flush may end the cover
- * that hides other threads' writes from the read, and a sleeper may stay
- * asleep only through steps that leave its dependencies as they were. */
-static int uncovering_flush(const struct tsoify_footprint *r, const struct tsoify_footprint *f) {
-  if (RT_BOUND || r->access != TSOIFY_FP_READ || !(f->access & TSOIFY_FP_FLUSH) || f->owner != r->owner) return 0;
-  return r->lo < f->hi && f->lo < r->hi;
-}
-
 /* An executed event wakes every sleeper whose next step depends on it. */
-static void wake_sleepers(const struct tsoify_footprint *f, int kind) {
+static void wake_sleepers(const struct tsoify_footprint *f) {
   struct tsoify_shm *s = rt_shm;
   for (uint32_t i = 0; i < s->n_sleepers; i++) {
     if (awake[i]) continue;
     const struct tsoify_sleeper *z = &s->sleepers[i];
     for (uint32_t k = 0; k < z->n; k++)
-      if ((fp_dependent(&s->sleep_fps[z->first + k], f) && !hidden_write(&s->sleep_fps[z->first + k], f, kind)) || uncovering_flush(&s->sleep_fps[z->first + k], f)) {
+      if (fp_dependent(&s->sleep_fps[z->first + k], f)) {
         awake[i] = 1;
         break;
       }
@@ -364,7 +343,7 @@ void rt_event_at(int kind, uint64_t addr, uint32_t size, uint64_t value, uint32_
   /* (a branch on nondet values writes only its pseudo-location: an await
    * iteration that branched on one changed nothing, see sym.c) */
   if (kind != TSOIFY_EV_TOUCH || addr < TSOIFY_SYM_LOC_BASE) rt_await_event(kind);
-  if (sleep_active && s->n_sleepers) wake_sleepers(&f, kind);
+  if (sleep_active && s->n_sleepers) wake_sleepers(&f);
   if (!s->log_events) return;
   if (s->n_events >= TSOIFY_MAX_EVENTS) {
     s->flags |= TSOIFY_FL_EVENTS_TRUNC;

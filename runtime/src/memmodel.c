@@ -569,13 +569,6 @@ int rt_mm_buffer_overlaps(int u, const void *addr, uint64_t size) {
   return 0;
 }
 
-int rt_mm_own_cover(int t, uint64_t addr, uint64_t size) {
-  const struct buffer *b = &buffers[t];
-  for (uint32_t k = b->n; k-- > 0;)
-    if (overlaps(&b->e[k], (uintptr_t)addr, size)) return b->e[k].addr <= addr && addr + size <= b->e[k].addr + b->e[k].size;
-  return 0;
-}
-
 int rt_mm_buffers_overlap(int t, int u) {
   const struct buffer *b = &buffers[t];
   for (uint32_t k = 0; k < b->n; k++)

@@ -273,10 +273,6 @@ void rt_mm_flush_entry(int t, uint32_t idx);
 void rt_mm_entry_range(int t, uint32_t idx, uintptr_t *addr, uint32_t *size); /* bytes entry idx of t writes */
 int rt_mm_model(void);
 int rt_mm_buffer_overlaps(int u, const void *addr, uint64_t size);
-/* Whether t's newest buffered entry over [addr, addr+size) holds all of it
- * (then other threads' writes that reach memory now are hidden from a load
- * of t there: its own entry overwrites them first; driver/src/dpor/hiding.rs) */
-int rt_mm_own_cover(int t, uint64_t addr, uint64_t size);
 int rt_mm_buffers_overlap(int t, int u);
 
 /* ---- await.c ---- */

@@ -7,7 +7,6 @@
 //! builds check that after every execution).
 
 use crate::channel::{is_pso_flush_proc, Event, Footprint, EV_DROP, EV_FLUSH, EV_JOIN, EV_SPAWN, EV_STORE};
-use super::hiding::Hiding;
 use rustc_hash::FxHashMap;
 use std::collections::VecDeque;
 
@@ -107,21 +106,9 @@ impl Clocks {
 pub struct Analysis {
     pub(super) clocks: Clocks,
     pub(super) races: Vec<(usize, usize)>,
-    /// loads and the other threads' writes their own stores hide
-    hiding: Hiding,
 }
 
 impl Analysis {
-    /// The hidden-writes rule is on (see `Analyzer::new`).
-    pub(super) fn hides_writes(&self) -> bool {
-        !self.hiding.off
-    }
-
-    /// See `Hiding::update_of`.
-    pub(super) fn update_of(&self, store: usize) -> u32 {
-        self.hiding.update_of(store)
-    }
-
     /// The analysis of `events` from scratch.
     pub(super) fn of(events: &[Event]) -> Analysis {
         let mut a = Analyzer::default();
@@ -132,8 +119,8 @@ impl Analysis {
     /// The same, scanning every earlier event for each event (the
     /// reference the index of `Touches` must agree with).
     #[cfg(debug_assertions)]
-    fn by_full_scan(events: &[Event], hidden_writes: bool) -> Analysis {
-        let mut a = Analyzer { full_scan: true, ..Analyzer::new(None, hidden_writes) };
+    fn by_full_scan(events: &[Event]) -> Analysis {
+        let mut a = Analyzer { full_scan: true, ..Analyzer::new(None) };
         a.analyze(events);
         a.analysis
     }
@@ -280,15 +267,8 @@ impl Touches {
 
 impl Analyzer {
     /// An analyzer that gives up on an execution once `deadline` passes.
-    /// `hidden_writes`: apply the rule of hiding.rs (a write hidden from a
-    /// load by the loader's own buffered store is no race). Only with
-    /// unbounded buffers: with a bound it lost a violation under TSO at
-    /// buffer size 1 (`tests/programs/reduction/hidden-writes-bounded.c`),
-    /// where a thread waits for room until its covering store leaves.
-    pub fn new(deadline: Option<std::time::Instant>, hidden_writes: bool) -> Analyzer {
-        let mut a = Analyzer { deadline, ..Default::default() };
-        a.analysis.hiding.off = !hidden_writes;
-        a
+    pub fn new(deadline: Option<std::time::Instant>) -> Analyzer {
+        Analyzer { deadline, ..Default::default() }
     }
 
     /// The analysis of `events`, reusing what the last one found for the
@@ -331,7 +311,7 @@ impl Analyzer {
     /// The result equals the one from scratch by full scans.
     #[cfg(debug_assertions)]
     fn check_against_full_scan(&self, events: &[Event]) {
-        let fresh = Analysis::by_full_scan(events, self.analysis.hides_writes());
+        let fresh = Analysis::by_full_scan(events);
         let (a, b) = (&self.analysis, &fresh);
         assert_eq!(a.races, b.races, "incremental race analysis differs from the analysis from scratch");
         let width = b.clocks.index.len();
@@ -439,18 +419,14 @@ impl<'a> Sweep<'a> {
                 set(sweep.a.clocks.index.get(e.aux), &mut sweep);
             }
         }
-        sweep.a.hiding.clear();
         for (i, e) in events[..shared].iter().enumerate() {
-            sweep.a.hiding.add(events, i);
             let p = sweep.b.pidx[i];
             if !sweep.b.seen[p] {
                 sweep.b.seen[p] = true;
                 sweep.present += 1;
             }
             if e.kind == EV_FLUSH {
-                if let Some(store) = sweep.b.pending_stores[p].pop_front() {
-                    sweep.a.hiding.flushed(store, i);
-                }
+                sweep.b.pending_stores[p].pop_front();
                 let t = owner_of_flush(e);
                 sweep.b.flushes_of[t].push(i);
                 join(&mut sweep.b.flushed[t], sweep.a.clocks.row(i));
@@ -461,9 +437,7 @@ impl<'a> Sweep<'a> {
             }
             if e.kind == EV_DROP {
                 let q = sweep.a.clocks.index.get(e.aux);
-                if let Some(store) = forget_dropped(&mut sweep.b.pending_stores[q], events, e) {
-                    sweep.a.hiding.dropped(store);
-                }
+                forget_dropped(&mut sweep.b.pending_stores[q], events, e);
             }
         }
         sweep
@@ -508,13 +482,11 @@ impl<'a> Sweep<'a> {
         self.a.clocks.cells.resize((i + 1) * stride, 0);
         let Sweep { a, present, b } = self;
         let SweepBuffers { pidx, proc_clock, flushed, flushes_of, pending_stores, seen, c, covered, done, later, racing_flushes } = b;
-        let Analysis { clocks: ev, races, hiding } = &mut **a;
+        let Analysis { clocks: ev, races } = &mut **a;
         c.copy_from_slice(&proc_clock[p]);
-        hiding.add(events, i);
         if e.kind == EV_FLUSH {
             if let Some(store) = pending_stores[p].pop_front() {
                 join(c, ev.row(store));
-                hiding.flushed(store, i);
             }
             // PSO: after the flushes of older entries it may not overtake:
             // overlapping ones, and those before a store-store barrier
@@ -579,7 +551,7 @@ impl<'a> Sweep<'a> {
                 continue;
             }
             let g = &events[j].fp;
-            if g.proc == f.proc || !racing(g, f) || hiding.hides(events, j, i) {
+            if g.proc == f.proc || !racing(g, f) {
                 continue;
             }
             races.push((j, i));
@@ -605,7 +577,7 @@ impl<'a> Sweep<'a> {
             if ev.row(j)[q] <= c[q] {
                 done[q] = true;
                 n_done += 1;
-            } else if events[j].fp.dependent(f) && !hiding.hides(events, j, i) {
+            } else if events[j].fp.dependent(f) {
                 done[q] = true;
                 n_done += 1;
                 join(c, ev.row(j));
@@ -640,9 +612,7 @@ impl<'a> Sweep<'a> {
             pending_stores[ev.index.get(e.aux2)].push_back(i);
         }
         if e.kind == EV_DROP {
-            if let Some(store) = forget_dropped(&mut pending_stores[ev.index.get(e.aux)], events, e) {
-                hiding.dropped(store);
-            }
+            forget_dropped(&mut pending_stores[ev.index.get(e.aux)], events, e);
         }
         proc_clock[p].copy_from_slice(c);
         ev.cells[i * stride..(i + 1) * stride].copy_from_slice(c);

@@ -56,14 +56,13 @@
 //! a store that had to evict an entry to make room. Value choices (nondet,
 //! a PSO eviction) are explored in full at their node.
 
-use crate::channel::{Choice, Event, Footprint, Input, FP_READ, CH_BRANCH, CH_ROOM_WAIT, CH_SCHEDULE, EV_ATOMIC_BEGIN, EV_ATOMIC_END, EV_FLUSH, EV_SPAWN};
+use crate::channel::{Choice, Event, Footprint, Input, CH_BRANCH, CH_ROOM_WAIT, CH_SCHEDULE, EV_ATOMIC_BEGIN, EV_ATOMIC_END, EV_FLUSH, EV_SPAWN};
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::VecDeque;
 use std::rc::Rc;
 use summary::FootprintSummary;
 
 mod analysis;
-mod hiding;
 mod options;
 mod summary;
 pub use analysis::{forget_dropped, Analysis, Analyzer};
@@ -884,7 +883,7 @@ pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analys
         // at least), and what it touches after a read depends on the value
         // read: its footprint in the reversal is unknown (see Seq::open).
         let open = x.steps.in_block(si).then_some(si);
-        let seq = Seq { x: &x, start: x.steps.start[sj], descended: false, steps: v, open, summary: std::cell::OnceCell::new() };
+        let seq = Seq { x: &x, steps: v, open, summary: std::cell::OnceCell::new() };
         let node = &path[k];
         if node.sleep.iter().chain(&node.explored).any(|z| seq.covered_by_sleeper(z)) {
             if debug_por() {
@@ -946,12 +945,6 @@ fn room_in_reversal(x: &Execution, events: &[Event], i: usize, sj: usize, si: us
 /// A sequence of steps of one execution (a wakeup sequence being inserted).
 struct Seq<'a> {
     x: &'a Execution<'a>,
-    /// the first event after the node the sequence starts at
-    start: usize,
-    /// `place` went down past a branch: the state is no longer the one
-    /// at `start` (the steps passed may have flushed), so `hidden` no
-    /// longer applies
-    descended: bool,
     steps: Vec<usize>,
     /// the step (an atomic block, the last of a reversal) whose footprint
     /// in the sequence is unknown: it reads other values than in the
@@ -1000,48 +993,10 @@ impl<'a> Seq<'a> {
     }
 
     /// Whether step `z` (of a process not in the sequence) and event m of
-    /// the sequence could be dependent: footprints that interfere, less a
-    /// write that z's own buffered store hides from its read (hiding.rs),
-    /// as the runtime's sleep sets leave such a read asleep.
+    /// the sequence could be dependent: footprints that interfere.
     fn conflicts(&self, z: &Step, m: usize) -> bool {
         let f = &self.x.events[m].fp;
-        z.open || z.fps.iter().any(|g| (g.interferes(f) && !self.hidden(g, m)) || self.uncovers(g, f))
-    }
-
-    /// Under the hidden-writes rule, a read `g` and a flush of its own
-    /// thread's buffer over its bytes: they commute, but the flush may end
-    /// the cover that hides other threads' writes from the read, so a
-    /// sleeping or explored read covers no sequence that runs it.
-    fn uncovers(&self, g: &Footprint, f: &Footprint) -> bool {
-        self.x.a.hides_writes() && g.access == FP_READ && f.flush() && f.owner == g.owner && g.overlaps(f)
-    }
-
-    /// A read `g` of a thread whose latest own write over g's bytes before
-    /// the sequence holds them all and is a buffered store still waiting
-    /// when the sequence's write m reaches memory (its flush not before m
-    /// in the sequence, nor before the sequence). Only at the node the
-    /// sequence starts at (see `descended`).
-    fn hidden(&self, g: &Footprint, m: usize) -> bool {
-        let events = self.x.events;
-        let w = &events[m];
-        if !self.x.a.hides_writes() || self.descended || g.access != FP_READ || !hiding::writes_memory(w) || hiding::writer(w) == g.owner {
-            return false;
-        }
-        let Some(s) = (0..self.start).rev().find(|&k| events[k].thread == g.owner && hiding::own_write(&events[k]) && events[k].fp.overlaps(g)) else {
-            return false;
-        };
-        let store = &events[s];
-        if !store.is_buffered_store() || store.fp.lo > g.lo || g.hi > store.fp.hi {
-            return false;
-        }
-        match self.x.a.update_of(s) {
-            u32::MAX => true, // never flushed in this execution
-            0 => false,       // dropped with its memory
-            flush => {
-                let flush = flush as usize;
-                flush >= self.start && !(flush < m && self.steps.iter().any(|&st| self.x.steps.span(st).contains(&flush)))
-            }
-        }
+        z.open || z.fps.iter().any(|g| g.interferes(f))
     }
 
     /// `weak_initial`, event by event where `z` is a proper prefix of its
@@ -1112,7 +1067,6 @@ fn place<'a>(mut children: &[WNode], mut w: Seq<'a>) -> Option<(Vec<usize>, Seq<
                 }
                 at.push(n);
                 children = &c.children;
-                w.descended = true;
                 continue 'down;
             }
         }

@@ -3,7 +3,7 @@
  * writes the shared turn z and reads z back, then reads the other's flag.
  * Which turn write a thread's read of z sees, and which one memory keeps,
  * are the classes; a turn write that reaches memory before the reader's
- * own turn write is hidden from that read (driver/src/dpor/hiding.rs).
+ * own turn write is hidden from that read.
  * The reductions must reach exactly the outcomes exhaustive search
  * reaches. */
 #include <pthread.h>

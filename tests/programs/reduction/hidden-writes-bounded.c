@@ -2,12 +2,10 @@
  * found on the relaxed Nidhugg corpus in session 28). The outcome needs
  * x's writes in memory in the order c, b, d, a; b's x=2 waits for room
  * until its y=1 has left, and a reads y before that. b's re-read of x is
- * a load its own buffered x=2 covers, which the hidden-writes rule
- * (driver/src/dpor/hiding.rs) takes as no race with the other threads'
- * writes to x. With that rule, optimal DPOR at buffer size 1 never
- * reached the outcome (source did; both did without the rule, and with
- * unbounded buffers). Why the bound breaks it is not known yet: the rule
- * now applies only to searches with unbounded buffers. */
+ * a load its own buffered x=2 covers. The hidden-writes rule (removed in
+ * session 29) let that load sleep through other threads' writes to x and
+ * then through its own flush, after which it would have seen them: optimal
+ * DPOR at buffer size 1 never reached the outcome. */
 #include <assert.h>
 #include <pthread.h>
 #include <stdatomic.h>

@@ -3,14 +3,13 @@
  * by fuzz.py while hunting the cause of hidden-writes-bounded.c).
  *
  * The outcome: x's writes reach memory in the order b, c, a; b reads c's 2
- * and c reads a's 1. Both readers re-read x over their own buffered store,
- * so under the hidden-writes rule (driver/src/dpor/hiding.rs) other
- * threads' writes are hidden from them while that store waits. A sleeping
- * reader stayed asleep through the flush of its own store (a read and its
- * thread's flush commute), although from then on those writes are no
- * longer hidden: c slept through its own flush and the flush of a's 1, so
- * the sequence that lets b read first was taken as covered by c's sleep,
- * and b's by c's in turn. Now a flush over the read's bytes wakes it. */
+ * and c reads a's 1. Both readers re-read x over their own buffered store.
+ * Under the hidden-writes rule (removed since) other threads' writes were
+ * hidden from such a read while that store waited, so a sleeping read
+ * stayed asleep through them; it also stayed asleep through its own
+ * store's flush (the two commute), after which those writes are no longer
+ * hidden: c slept through its own flush and a's, the sequence that lets b
+ * read first was taken as covered by c's sleep, and b's by c's in turn. */
 #include <assert.h>
 #include <pthread.h>
 int x, rb, rc;
