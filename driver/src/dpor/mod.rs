@@ -1179,7 +1179,10 @@ pub fn unflushed_at_the_end(path: &mut [Node], steps: &Steps, events: &[Event], 
 /// branch).
 pub fn room_makers(path: &mut [Node], optimal: bool) {
     for node in path.iter_mut().filter(|n| n.room_wait && n.schedule) {
-        let flushes: Vec<u32> = (0..node.count).filter(|&o| crate::channel::flush_owner(node.options[o as usize]).is_some() && !node.asleep(node.options[o as usize])).collect();
+        // (the flushes of a thread that is an option here do not make room
+        // for anyone: only a thread that cannot run waits for room)
+        let waiting = |owner: u32| !node.options[..node.count as usize].contains(&owner);
+        let flushes: Vec<u32> = (0..node.count).filter(|&o| crate::channel::flush_owner(node.options[o as usize]).is_some_and(waiting) && !node.asleep(node.options[o as usize])).collect();
         add_first_steps(node, flushes, optimal, false);
     }
 }
