@@ -315,6 +315,23 @@ fn optimal_dpor_skips_branches_of_parked_threads() {
     }
 }
 
+/// Where a thread waits for room in its full buffer, only its own flushes
+/// get a flush-first branch: a flush of a thread that can run there makes
+/// room for no one, and such branches only repeated classes (TSO K = 1: 8
+/// executions, 2 sleep-blocked, before; 6 complete, 1 sleep-blocked now:
+/// the thread that waits at its exit for its own flush still gets one).
+/// The outcomes are exhaustive search's.
+#[test]
+fn room_waits_branch_only_on_the_waiting_threads_flushes() {
+    let dir = tempfile::tempdir().unwrap();
+    let prog = build(&repo().join("tests/programs/counts/room-wait-flushes.c"), dir.path());
+    let none = outcome_set(&prog, "tso", 1, "none");
+    assert_eq!(none.len(), 6, "room-wait-flushes under TSO K=1: {none:?}");
+    assert_eq!(outcome_set(&prog, "tso", 1, "optimal"), none);
+    let (complete, blocked, values) = complete_executions_with("tso", "tests/programs/counts/room-wait-flushes.c", 0, "optimal", &["--buffer-size", "1", "--direct-bound"]);
+    assert_eq!((complete, blocked, values), (6, 1, 6), "room-wait-flushes under TSO K=1, optimal");
+}
+
 /// Source DPOR with sleep sets reaches the same counts on these families
 /// (it is optimal when no sleep set blocks), far below exhaustive search.
 #[test]
