@@ -1174,13 +1174,14 @@ pub fn unflushed_at_the_end(path: &mut [Node], steps: &Steps, events: &[Event], 
 /// Where a thread waits for room in its full bounded buffer, any flush of
 /// it may be the one that makes room, and which entry leaves decides what
 /// stays buffered (under PSO several may leave; the flushes commute as
-/// events, so no race shows the choice): every flush option there is tried
-/// (source DPOR: backtracked unless asleep; optimal: a synthetic one-step
-/// branch).
+/// events, so no race shows the choice): every flush there of a thread
+/// that cannot run is tried (source DPOR: backtracked unless asleep;
+/// optimal: a synthetic one-step branch). A thread that is an option is
+/// not waiting, so its flushes make room for no one. The node says only
+/// that some thread waits, so a thread blocked for another reason (at its
+/// exit, waiting for its own flushes) gets its flushes tried too.
 pub fn room_makers(path: &mut [Node], optimal: bool) {
     for node in path.iter_mut().filter(|n| n.room_wait && n.schedule) {
-        // (the flushes of a thread that is an option here do not make room
-        // for anyone: only a thread that cannot run waits for room)
         let waiting = |owner: u32| !node.options[..node.count as usize].contains(&owner);
         let flushes: Vec<u32> = (0..node.count).filter(|&o| crate::channel::flush_owner(node.options[o as usize]).is_some_and(waiting) && !node.asleep(node.options[o as usize])).collect();
         add_first_steps(node, flushes, optimal, false);
