@@ -500,6 +500,8 @@ struct Search<'c> {
     flipped_branch: bool,
     /// happens-before and races of the last execution, kept for the next
     analyzer: dpor::Analyzer,
+    /// the reductions' per-execution tables, kept for the next execution
+    scratch: dpor::Scratch,
     /// the steps of the last execution, made for its analysis (None when
     /// it had none)
     steps: Option<dpor::Steps>,
@@ -531,6 +533,7 @@ impl<'c> Search<'c> {
             inputs: Rc::default(),
             flipped_branch: false,
             analyzer: dpor::Analyzer::new(cfg.timeout.map(|t| Instant::now() + t)),
+            scratch: dpor::Scratch::default(),
             steps: None,
             analysis_cut: false,
             stats: Stats::default(),
@@ -739,12 +742,12 @@ impl<'c> Search<'c> {
                 return;
             };
             if self.optimal {
-                let ins = dpor::insert_wakeups(path, steps, events, analysis, &self.inputs, ran_out);
+                let ins = dpor::insert_wakeups(path, steps, events, analysis, &self.inputs, ran_out, &mut self.scratch);
                 self.stats.wakeups_inserted += ins.inserted;
                 self.stats.wakeups_redundant += ins.redundant;
                 self.stats.por_fallbacks += ins.fallbacks;
             } else {
-                dpor::add_backtracks(path, steps, events, analysis, ran_out);
+                dpor::add_backtracks(path, steps, events, analysis, ran_out, &mut self.scratch);
             }
         }
         if status != Status::SleepBlocked {

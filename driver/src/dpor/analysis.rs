@@ -134,6 +134,8 @@ pub struct Analyzer {
     touches: Touches,
     /// the last sweep's buffers, for the next to reuse
     buffers: SweepBuffers,
+    /// room for one event's candidates (`Touches::candidates`)
+    candidates: Vec<u32>,
     /// when the search must stop (--timeout): one execution can hold a
     /// million events, and its analysis must not run on for minutes
     deadline: Option<std::time::Instant>,
@@ -284,7 +286,7 @@ impl Analyzer {
         // the lists hold the last execution's events: keep the shared ones
         self.touches.truncate(shared);
         let mut sweep = Sweep::resume(&mut self.analysis, std::mem::take(&mut self.buffers), events, shared);
-        let mut candidates = vec![];
+        let mut candidates = std::mem::take(&mut self.candidates);
         for i in shared..events.len() {
             if (i - shared) % 4096 == 4095 && self.deadline.is_some_and(|d| std::time::Instant::now() >= d) {
                 self.events.clear();
@@ -299,6 +301,7 @@ impl Analyzer {
             self.touches.add(&events[i].fp, i);
         }
         self.buffers = sweep.into_buffers();
+        self.candidates = candidates;
         self.events.truncate(shared);
         self.events.extend_from_slice(&events[shared..]);
         #[cfg(debug_assertions)]

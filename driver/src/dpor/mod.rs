@@ -315,14 +315,20 @@ impl Node {
 /// stopped inside it (a failed assume), at the thread's last event before
 /// another thread ran.
 struct Blocks {
-    /// the ATOMIC_BEGIN event of the block each event is in (the event itself outside)
+    /// the ATOMIC_BEGIN event of the block each event is in (the event
+    /// itself outside); empty when the execution has no block
     start: Vec<usize>,
-    /// the last event of the block each event is in (the event itself outside)
+    /// the last event of the block each event is in (the event itself
+    /// outside); empty when the execution has no block
     last: Vec<usize>,
 }
 
 impl Blocks {
     fn new(events: &[Event]) -> Blocks {
+        // most executions have no block: nothing to hold
+        if !events.iter().any(|e| e.kind == EV_ATOMIC_BEGIN) {
+            return Blocks { start: vec![], last: vec![] };
+        }
         let mut start: Vec<usize> = (0..events.len()).collect();
         let mut last = start.clone();
         let mut open: Option<(u16, usize)> = None; // (thread, begin)
@@ -351,8 +357,20 @@ impl Blocks {
         Blocks { start, last }
     }
 
+    /// The first event of the block event e is in (e itself outside one).
+    #[inline]
+    fn start(&self, e: usize) -> usize {
+        self.start.get(e).copied().unwrap_or(e)
+    }
+
+    /// The last event of the block event e is in (e itself outside one).
+    #[inline]
+    fn last(&self, e: usize) -> usize {
+        self.last.get(e).copied().unwrap_or(e)
+    }
+
     fn contains(&self, e: usize) -> bool {
-        self.start[e] != e || self.last[e] != e
+        self.start(e) != e || self.last(e) != e
     }
 }
 
@@ -389,7 +407,11 @@ impl Steps {
             }
         }
         let mut steps = Steps { blocks: Blocks::new(events), node, proc, start, end, of_event, block: vec![] };
-        steps.block = (0..steps.node.len()).map(|s| steps.span(s).any(|e| steps.blocks.contains(e))).collect();
+        steps.block = if steps.blocks.start.is_empty() {
+            vec![false; steps.node.len()]
+        } else {
+            (0..steps.node.len()).map(|s| steps.span(s).any(|e| steps.blocks.contains(e))).collect()
+        };
         steps
     }
 
@@ -426,7 +448,7 @@ impl Steps {
         if r.is_empty() {
             return r;
         }
-        r.start..(self.blocks.last[r.end - 1] + 1).max(r.end)
+        r.start..(self.blocks.last(r.end - 1) + 1).max(r.end)
     }
 
     /// The step as a reusable description (for sleep sets and wakeup trees).
@@ -499,6 +521,16 @@ struct Execution<'a> {
     a: &'a Analysis,
     /// the last step ended the execution (see `Steps::ends_execution`)
     last_ends: bool,
+    /// the per-step tables, in buffers the search keeps for the next execution
+    b: &'a Scratch,
+    width: usize,
+}
+
+/// The per-step tables of `Execution`, kept by the search from one
+/// execution to the next so that each analysis does not allocate them
+/// again (`Execution::new` fills them).
+#[derive(Default)]
+pub struct Scratch {
     /// per step s, `roots(s)`: entries `roots_at[s]..roots_at[s + 1]`
     root_entries: Vec<(usize, u32)>,
     roots_at: Vec<usize>,
@@ -507,27 +539,31 @@ struct Execution<'a> {
     /// the joined rows of `Reach::Joined`, `width` cells each, and a row
     /// of zeros at 0 (`Reach::Nothing`)
     joined: Vec<u32>,
-    width: usize,
     /// per step without events, its `anchor`
     anchors: Vec<Option<usize>>,
     /// per step, `Steps::ends_execution`
     ends: Vec<bool>,
+    /// `anchors`' per-process rows
+    last_of: Vec<usize>,
+    spawn_of: Vec<usize>,
+    /// one step's roots while they are gathered
+    roots: Vec<(usize, u32)>,
 }
 
 impl<'a> Execution<'a> {
-    fn new(steps: &'a Steps, events: &'a [Event], a: &'a Analysis, ran_out: bool) -> Execution<'a> {
+    fn new(steps: &'a Steps, events: &'a [Event], a: &'a Analysis, ran_out: bool, b: &'a mut Scratch) -> Execution<'a> {
         let n = steps.node.len();
         let width = a.clocks.width();
-        let mut root_entries = Vec::with_capacity(n + n / 2);
-        let mut roots_at = Vec::with_capacity(n + 1);
-        let mut reach_at = Vec::with_capacity(n);
-        let mut joined = vec![0; width];
-        let mut roots = vec![];
+        b.root_entries.clear();
+        b.roots_at.clear();
+        b.reach_at.clear();
+        b.joined.clear();
+        b.joined.resize(width, 0);
         for s in 0..n {
-            roots_at.push(root_entries.len());
-            roots.clear();
-            add_roots(&mut roots, steps.events(s).map(|m| a.clocks.entry(events, m)));
-            root_entries.extend_from_slice(&roots);
+            b.roots_at.push(b.root_entries.len());
+            b.roots.clear();
+            add_roots(&mut b.roots, steps.events(s).map(|m| a.clocks.entry(events, m)));
+            b.root_entries.extend_from_slice(&b.roots);
             let span = steps.span(s);
             let reach = if span.is_empty() {
                 Reach::Nothing
@@ -536,25 +572,26 @@ impl<'a> Execution<'a> {
                 // (each event's clock includes its process's earlier ones)
                 Reach::Row(span.end - 1)
             } else {
-                let at = joined.len();
-                joined.resize(at + width, 0);
+                let at = b.joined.len();
+                b.joined.resize(at + width, 0);
                 for y in span {
-                    analysis::join(&mut joined[at..], a.clocks.row(y));
+                    analysis::join(&mut b.joined[at..], a.clocks.row(y));
                 }
                 Reach::Joined(at)
             };
-            reach_at.push(reach);
+            b.reach_at.push(reach);
         }
-        roots_at.push(root_entries.len());
-        let anchors = anchors(steps, events, &a.clocks);
-        let ends = (0..n).map(|s| steps.ends_execution(s, !ran_out)).collect();
-        Execution { events, steps, a, last_ends: !ran_out, root_entries, roots_at, reach_at, joined, width, anchors, ends }
+        b.roots_at.push(b.root_entries.len());
+        anchors(steps, events, &a.clocks, b);
+        b.ends.clear();
+        b.ends.extend((0..n).map(|s| steps.ends_execution(s, !ran_out)));
+        Execution { events, steps, a, last_ends: !ran_out, b, width }
     }
 
     /// Event m and, when m is inside an atomic block, the rest of the
     /// block: running m first commits to all of it.
     fn block_rest(&self, m: usize) -> std::ops::RangeInclusive<usize> {
-        m..=self.steps.blocks.last[m]
+        m..=self.steps.blocks.last(m)
     }
 
     fn hb(&self, a: usize, b: usize) -> bool {
@@ -579,17 +616,17 @@ impl<'a> Execution<'a> {
     /// program order).
     #[inline]
     fn roots(&self, s: usize) -> &[(usize, u32)] {
-        &self.root_entries[self.roots_at[s]..self.roots_at[s + 1]]
+        &self.b.root_entries[self.b.roots_at[s]..self.b.roots_at[s + 1]]
     }
 
     /// The join of the clocks of step s's span: some event of the span
     /// happens after event x exactly when this reaches x's entry.
     #[inline]
     fn reach(&self, s: usize) -> &[u32] {
-        let reach = match self.reach_at[s] {
-            Reach::Nothing => &self.joined[..self.width],
+        let reach = match self.b.reach_at[s] {
+            Reach::Nothing => &self.b.joined[..self.width],
             Reach::Row(y) => self.a.clocks.row(y),
-            Reach::Joined(at) => &self.joined[at..at + self.width],
+            Reach::Joined(at) => &self.b.joined[at..at + self.width],
         };
         #[cfg(debug_assertions)]
         {
@@ -605,7 +642,7 @@ impl<'a> Execution<'a> {
     /// The step a race's first event must be moved behind: its own, or the
     /// first step of the atomic block it is in (nothing runs inside one).
     fn race_step(&self, j: usize) -> Option<usize> {
-        let s = self.steps.of_event[self.steps.blocks.start[j]];
+        let s = self.steps.of_event[self.steps.blocks.start(j)];
         (s != NO_STEP).then_some(s)
     }
 
@@ -652,18 +689,18 @@ impl<'a> Execution<'a> {
         // (as clock entries: see `roots`)
         let mut roots: Vec<(usize, u32)> = self.roots(sj).to_vec();
         let mut free = Vec::with_capacity(limit.saturating_sub(sj + 1));
+        let after = |roots: &[(usize, u32)], row: &[u32]| match roots {
+            // (the common case: sj is one process's step)
+            [(q, v)] => row[*q] >= *v,
+            _ => roots.iter().any(|&(q, v)| row[q] >= v),
+        };
         for s in sj + 1..limit {
-            let follows = if let Reach::Nothing = self.reach_at[s] {
+            let follows = match self.b.reach_at[s] {
                 // A step without events (a wait that passed, main's end)
                 // still follows its own process's earlier steps.
-                self.steps.proc[s] == self.steps.proc[sj]
-                    || self.anchor(s).is_some_and(|m| {
-                        let row = self.a.clocks.row(m);
-                        roots.iter().any(|&(q, v)| row[q] >= v)
-                    })
-            } else {
-                let reach = self.reach(s);
-                roots.iter().any(|&(q, v)| reach[q] >= v)
+                Reach::Nothing => self.steps.proc[s] == self.steps.proc[sj] || self.anchor(s).is_some_and(|m| after(&roots, self.a.clocks.row(m))),
+                Reach::Row(y) => after(&roots, self.a.clocks.row(y)),
+                Reach::Joined(at) => after(&roots, &self.b.joined[at..at + self.width]),
             };
             if follows && self.steps.in_block(s) {
                 add_roots(&mut roots, self.steps.span(s).map(|m| self.a.clocks.entry(self.events, m)));
@@ -671,7 +708,7 @@ impl<'a> Execution<'a> {
             // the step that ended the execution waits for every other
             // thread (main's return, exit: threads.c rt_end_point), so it
             // never goes before anything
-            if !follows && !self.ends[s] {
+            if !follows && !self.b.ends[s] {
                 free.push(s);
             }
         }
@@ -681,12 +718,12 @@ impl<'a> Execution<'a> {
     /// The event a step without events is ordered after: the last earlier
     /// event of its process, else the spawn of its thread.
     fn anchor(&self, s: usize) -> Option<usize> {
-        debug_assert_eq!(self.anchors[s], {
+        debug_assert_eq!(self.b.anchors[s], {
             let p = self.steps.proc[s];
             let before = &self.events[..self.steps.start[s]];
             before.iter().rposition(|e| e.fp.proc == p).or_else(|| before.iter().rposition(|e| e.kind == EV_SPAWN && e.aux == p))
         });
-        self.anchors[s]
+        self.b.anchors[s]
     }
 }
 
@@ -702,14 +739,18 @@ enum Reach {
 }
 
 /// `Execution::anchor` of every step without events (None for the others),
-/// in one pass over the events.
-fn anchors(steps: &Steps, events: &[Event], clocks: &analysis::Clocks) -> Vec<Option<usize>> {
+/// in one pass over the events, into `b.anchors`.
+fn anchors(steps: &Steps, events: &[Event], clocks: &analysis::Clocks, b: &mut Scratch) {
     // per process index: its last event so far, and the spawn of its thread
     const NONE: usize = usize::MAX;
-    let mut last_of = vec![NONE; clocks.width()];
-    let mut spawn_of = vec![NONE; clocks.width()];
+    let Scratch { anchors, last_of, spawn_of, .. } = b;
+    last_of.clear();
+    last_of.resize(clocks.width(), NONE);
+    spawn_of.clear();
+    spawn_of.resize(clocks.width(), NONE);
     let mut seen = 0;
-    let mut anchors = vec![None; steps.node.len()];
+    anchors.clear();
+    anchors.resize(steps.node.len(), None);
     for (s, anchor) in anchors.iter_mut().enumerate() {
         if !steps.events(s).is_empty() {
             continue;
@@ -725,7 +766,6 @@ fn anchors(steps: &Steps, events: &[Event], clocks: &analysis::Clocks) -> Vec<Op
         seen = seen.max(steps.start[s]);
         *anchor = clocks.index_of(steps.proc[s]).and_then(|q| [last_of[q], spawn_of[q]].into_iter().find(|&i| i != NONE));
     }
-    anchors
 }
 
 /// Add clock entries to a set of roots, keeping the earliest per process.
@@ -739,8 +779,8 @@ fn add_roots(roots: &mut Vec<(usize, u32)>, entries: impl Iterator<Item = (usize
 }
 
 /// Source DPOR: add backtrack points to `path` for every race.
-pub fn add_backtracks(path: &mut [Node], steps: &Steps, events: &[Event], analysis: &Analysis, ran_out: bool) {
-    let x = Execution::new(steps, events, analysis, ran_out);
+pub fn add_backtracks(path: &mut [Node], steps: &Steps, events: &[Event], analysis: &Analysis, ran_out: bool, scratch: &mut Scratch) {
+    let x = Execution::new(steps, events, analysis, ran_out, scratch);
     let proc = |m: usize| x.steps.proc[x.steps.of_event[m]];
     for &(j, i) in &x.a.races {
         let (Some(sj), si) = (x.race_step(j), x.steps.of_event[i]) else { continue };
@@ -818,7 +858,7 @@ pub fn beside_failed_assumes(events: &[Event]) -> Option<Vec<Event>> {
     let v = events.iter().rposition(|e| e.kind == EV_ERROR)?;
     let blocks = Blocks::new(events);
     // where each infeasible part begins: it happens before the rest of it
-    let failed: Vec<usize> = (0..events.len()).filter(|&f| events[f].kind == EV_ASSUME_FAILED).map(|f| blocks.start[f]).collect();
+    let failed: Vec<usize> = (0..events.len()).filter(|&f| events[f].kind == EV_ASSUME_FAILED).map(|f| blocks.start(f)).collect();
     if failed.is_empty() {
         return None;
     }
@@ -842,8 +882,8 @@ pub struct Insertions {
 
 /// Optimal DPOR: insert a wakeup sequence for every race into the wakeup
 /// tree of the node before the race's first step.
-pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analysis: &Analysis, inputs: &Inputs, ran_out: bool) -> Insertions {
-    let x = Execution::new(steps, events, analysis, ran_out);
+pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analysis: &Analysis, inputs: &Inputs, ran_out: bool, scratch: &mut Scratch) -> Insertions {
+    let x = Execution::new(steps, events, analysis, ran_out, scratch);
     let mut out = Insertions::default();
     // each step's description, made when a sequence holding it is inserted
     let mut described: Vec<Option<Rc<Step>>> = vec![None; x.steps.node.len()];
@@ -1155,7 +1195,7 @@ pub fn unflushed_at_the_end(path: &mut [Node], steps: &Steps, events: &[Event], 
         let (lo, hi) = (store.addr, store.addr + store.size.max(1) as u64);
         for (j, e) in events.iter().enumerate().skip(st + 1) {
             let reads = e.fp.reads() && !e.fp.sync() && e.thread != store.thread && e.fp.lo < hi && lo < e.fp.hi;
-            let s = steps.of_event[steps.blocks.start[j]];
+            let s = steps.of_event[steps.blocks.start(j)];
             if !reads || s == NO_STEP {
                 continue;
             }
