@@ -59,6 +59,7 @@
 use crate::channel::{Choice, Event, Footprint, Input, CH_BRANCH, CH_ROOM_WAIT, CH_SCHEDULE, EV_ATOMIC_BEGIN, EV_ATOMIC_END, EV_FLUSH, EV_SPAWN};
 use rustc_hash::FxHashMap as HashMap;
 use std::collections::VecDeque;
+use std::cell::OnceCell;
 use std::rc::Rc;
 use summary::FootprintSummary;
 
@@ -107,6 +108,8 @@ pub struct Step {
     pub reread: bool,
     /// (part of) an atomic block
     pub block: bool,
+    /// what `fps` touch, summarised when first asked (`Seq::weak_initial`)
+    pub touched: OnceCell<FootprintSummary>,
 }
 
 impl Step {
@@ -114,6 +117,15 @@ impl Step {
     /// same value choices.
     fn same_as(&self, other: &Step) -> bool {
         self.proc == other.proc && self.fps == other.fps && self.values == other.values
+    }
+
+    /// What the step's footprints touch (see `FootprintSummary`).
+    fn touched(&self) -> &FootprintSummary {
+        self.touched.get_or_init(|| {
+            let mut t = FootprintSummary::default();
+            self.fps.iter().for_each(|g| t.add(g));
+            t
+        })
     }
 }
 
@@ -468,7 +480,7 @@ impl Steps {
         // (nodes come in event order: the scan stops at the span's end)
         let open = ends || !values.is_empty() || path[next..].iter().take_while(|n| (n.event as usize) < span.end).any(|n| !n.schedule);
         let failed = self.in_block(s) && events[span.clone()].iter().any(|e| e.kind == crate::channel::EV_ASSUME_FAILED);
-        Step { proc: self.proc[s], fps, open, values, covers_nothing: failed, reread: false, block: self.in_block(s) }
+        Step { proc: self.proc[s], fps, open, values, covers_nothing: failed, reread: false, block: self.in_block(s), touched: OnceCell::new() }
     }
 }
 
@@ -489,6 +501,7 @@ pub fn step_at(path: &[Node], events: &[Event], k: usize, steps: Option<&Steps>)
     let mut step = steps.describe(s, path, events, true);
     if step.open && !path[k].variants_cut && !path[k].variants.is_empty() {
         step.fps = path[k].variants.clone();
+        step.touched = OnceCell::new();
         step.open = false;
     }
     Rc::new(step)
@@ -1013,7 +1026,7 @@ impl<'a> Seq<'a> {
             Some(n) => !self.x.step_hb(&self.steps[..n], self.steps[n]),
             None => {
                 self.open.is_none()
-                    && ((!z.open && !z.fps.iter().any(|g| self.summary().may_interfere(g)))
+                    && ((!z.open && !z.touched().meets(self.summary()))
                         || !self.steps.iter().any(|&s| self.x.steps.events(s).any(|m| self.conflicts(z, m))))
             }
         }
@@ -1236,7 +1249,7 @@ fn add_first_steps(node: &mut Node, options: Vec<u32>, optimal: bool, covering: 
         for o in options {
             let proc = node.options[o as usize];
             if o != node.chosen && !node.done.contains(o) && !node.wut.iter().any(|w| w.step.proc == proc) {
-                let step = Rc::new(Step { proc, fps: vec![], values: vec![], open: true, covers_nothing: !covering, reread: false, block: false });
+                let step = Rc::new(Step { proc, fps: vec![], values: vec![], open: true, covers_nothing: !covering, reread: false, block: false, touched: OnceCell::new() });
                 node.wut.push(WNode { step, children: vec![], inputs: node.inputs.clone() });
             }
         }

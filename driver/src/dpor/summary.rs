@@ -11,8 +11,8 @@ use crate::channel::Footprint;
 /// (same process, same flush owner, or an overlap of words: a sync object
 /// is the word its address is in), so a step none of whose footprints
 /// shares a bit with the summary of a sequence conflicts with none of it.
-#[derive(Clone, Copy, Default)]
-pub(super) struct FootprintSummary {
+#[derive(Clone, Copy, Default, Debug)]
+pub struct FootprintSummary {
     procs: u64,
     owners: u64,
     words: u64,
@@ -53,8 +53,16 @@ impl FootprintSummary {
     }
 
     /// `f` may interfere with one of the footprints added.
+    #[cfg(test)]
     pub(super) fn may_interfere(&self, f: &Footprint) -> bool {
         self.procs & Self::bit(f.proc as u64) != 0 || self.owners & Self::owner_bits(f) != 0 || self.words & Self::word_bits(f) != 0
+    }
+
+    /// Some footprint added to `self` may interfere with one added to
+    /// `other` (`may_interfere` of each of `self`'s against `other`, in one
+    /// test: each set of bits is the union of its footprints').
+    pub(super) fn meets(&self, other: &FootprintSummary) -> bool {
+        self.procs & other.procs != 0 || self.owners & other.owners != 0 || self.words & other.words != 0
     }
 }
 
@@ -101,6 +109,14 @@ mod tests {
                     assert!(several.may_interfere(a), "{a:?} interferes with {b:?}");
                 }
                 hits += !one.may_interfere(a) as usize;
+                // a summary against a summary: the same answer as each
+                // footprint against it
+                let mut alone = FootprintSummary::default();
+                alone.add(a);
+                assert_eq!(alone.meets(&several), several.may_interfere(a));
+                let mut pair = alone;
+                pair.add(b);
+                assert_eq!(pair.meets(&several), several.may_interfere(a) || several.may_interfere(b));
             }
         }
         // and it says no often enough to be worth asking
