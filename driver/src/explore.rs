@@ -725,7 +725,7 @@ impl<'c> Search<'c> {
         let truncated = s.flags & channel::FL_EVENTS_TRUNC != 0;
         // nothing could run any more: the last step ended nothing
         let ran_out = s.flags & channel::FL_RAN_OUT != 0;
-        self.steps = None;
+        let last_steps = self.steps.take();
         if truncated {
             // no complete footprint: explore this execution's nodes in full
             self.stats.events_truncated += 1;
@@ -741,13 +741,16 @@ impl<'c> Search<'c> {
                 self.analysis_cut = true;
                 return;
             };
+            // the steps this execution shares with the last one analysed
+            // keep their tables (`Scratch`)
+            let reuse = last_steps.map_or(0, |l| l.shared_with(steps, analysis.shared()));
             if self.optimal {
-                let ins = dpor::insert_wakeups(path, steps, events, analysis, &self.inputs, ran_out, &mut self.scratch);
+                let ins = dpor::insert_wakeups(path, steps, events, analysis, &self.inputs, ran_out, &mut self.scratch, reuse);
                 self.stats.wakeups_inserted += ins.inserted;
                 self.stats.wakeups_redundant += ins.redundant;
                 self.stats.por_fallbacks += ins.fallbacks;
             } else {
-                dpor::add_backtracks(path, steps, events, analysis, ran_out, &mut self.scratch);
+                dpor::add_backtracks(path, steps, events, analysis, ran_out, &mut self.scratch, reuse);
             }
         }
         if status != Status::SleepBlocked {

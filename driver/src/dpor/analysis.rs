@@ -106,9 +106,18 @@ impl Clocks {
 pub struct Analysis {
     pub(super) clocks: Clocks,
     pub(super) races: Vec<(usize, usize)>,
+    /// how many first events this execution had in common with the one
+    /// analysed before it (their clocks and races were kept)
+    shared: usize,
 }
 
 impl Analysis {
+    /// How many first events this execution had in common with the one
+    /// analysed before it.
+    pub fn shared(&self) -> usize {
+        self.shared
+    }
+
     /// The analysis of `events` from scratch.
     pub(super) fn of(events: &[Event]) -> Analysis {
         let mut a = Analyzer::default();
@@ -285,6 +294,7 @@ impl Analyzer {
         }
         // the lists hold the last execution's events: keep the shared ones
         self.touches.truncate(shared);
+        self.analysis.shared = shared;
         let mut sweep = Sweep::resume(&mut self.analysis, std::mem::take(&mut self.buffers), events, shared);
         let mut candidates = std::mem::take(&mut self.candidates);
         for i in shared..events.len() {
@@ -485,7 +495,7 @@ impl<'a> Sweep<'a> {
         self.a.clocks.cells.resize((i + 1) * stride, 0);
         let Sweep { a, present, b } = self;
         let SweepBuffers { pidx, proc_clock, flushed, flushes_of, pending_stores, seen, c, covered, done, later, racing_flushes } = b;
-        let Analysis { clocks: ev, races } = &mut **a;
+        let Analysis { clocks: ev, races, .. } = &mut **a;
         c.copy_from_slice(&proc_clock[p]);
         if e.kind == EV_FLUSH {
             if let Some(store) = pending_stores[p].pop_front() {

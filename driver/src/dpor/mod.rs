@@ -432,6 +432,29 @@ impl Steps {
         self.start[s]..self.end[s]
     }
 
+    /// How many of the first steps `self` (the last execution's) and
+    /// `next` have in common: the same process's step at the same node
+    /// over the same events (the first `shared_events` of the two
+    /// executions are the same), atomic blocks included.
+    pub fn shared_with(&self, next: &Steps, shared_events: usize) -> usize {
+        let n = self.node.len().min(next.node.len());
+        if self.has_blocks() || next.has_blocks() {
+            return (0..n)
+                .take_while(|&s| {
+                    self.node[s] == next.node[s]
+                        && self.proc[s] == next.proc[s]
+                        && self.events(s) == next.events(s)
+                        && self.span(s) == next.span(s)
+                        && self.block[s] == next.block[s]
+                        && next.span(s).end <= shared_events
+                })
+                .count();
+        }
+        // (without blocks a step's span is its events)
+        let same = |s: usize| self.node[s] == next.node[s] && self.proc[s] == next.proc[s] && self.start[s] == next.start[s] && self.end[s] == next.end[s] && next.end[s] <= shared_events;
+        (0..n).take_while(|&s| same(s)).count()
+    }
+
     /// Step s ended the execution, where the last step did (`last_ends`:
     /// main's end, exit, an error, which stop every other process; not so
     /// when the execution ran out of processes that could run,
@@ -445,6 +468,11 @@ impl Steps {
     fn ends_execution(&self, s: usize, last_ends: bool) -> bool {
         let last = self.node.len() - 1;
         last_ends && (s == last || (self.start[last] < self.end[last] && self.span(s).contains(&self.start[last])))
+    }
+
+    /// The execution has atomic blocks.
+    fn has_blocks(&self) -> bool {
+        !self.blocks.start.is_empty()
     }
 
     /// Step s is (part of) an atomic block.
@@ -535,15 +563,72 @@ struct Execution<'a> {
     /// the last step ended the execution (see `Steps::ends_execution`)
     last_ends: bool,
     /// the per-step tables, in buffers the search keeps for the next execution
-    b: &'a Scratch,
+    b: &'a StepTables,
     width: usize,
+}
+
+/// What the reductions keep from one execution's analysis to the next:
+/// the per-step tables, and the free steps after each race's first step.
+#[derive(Default)]
+pub struct Scratch {
+    tables: StepTables,
+    free: FreeAfter,
+}
+
+/// The free steps after each step (`Execution::not_after` up to the end of
+/// the execution), as far as the last execution's analysis found them.
+/// The next execution replays a prefix of its steps, and for a step in
+/// that prefix what it found among the replayed steps still holds; only
+/// the rest of the execution is scanned again. Kept only for executions
+/// without atomic blocks (see `Execution::not_after_from`).
+#[derive(Default)]
+struct FreeAfter {
+    lists: Vec<Vec<usize>>,
+    /// per step: its list holds the free steps before this one (0: nothing kept)
+    upto: Vec<usize>,
+}
+
+impl FreeAfter {
+    /// For a new execution of `n` steps whose first `keep` are the last
+    /// one's (`Steps::shared_with`), which had `last_steps` steps.
+    fn keep(&mut self, keep: usize, last_steps: usize, n: usize, cacheable: bool) {
+        // the last step of either execution ended it and is never free
+        // in it: what was kept must hold neither
+        let keep = if cacheable { keep.min(last_steps.saturating_sub(1)).min(n.saturating_sub(1)) } else { 0 };
+        for (sj, (list, upto)) in self.lists.iter_mut().zip(&mut self.upto).enumerate() {
+            if sj < keep && *upto > 0 {
+                list.truncate(list.partition_point(|&s| s < keep));
+                *upto = (*upto).min(keep);
+            } else {
+                list.clear();
+                *upto = 0;
+            }
+        }
+        self.lists.resize_with(n, Vec::new);
+        self.upto.resize(n, 0);
+    }
+
+    /// The free steps after sj to the end of `x`.
+    fn get(&mut self, x: &Execution, sj: usize) -> &[usize] {
+        let n = x.steps.node.len();
+        let (list, upto) = (&mut self.lists[sj], &mut self.upto[sj]);
+        if *upto == 0 {
+            list.clear();
+            x.not_after_from(sj, sj + 1, n, list);
+        } else if *upto < n {
+            x.not_after_from(sj, *upto, n, list);
+        }
+        *upto = if x.steps.has_blocks() { 0 } else { n };
+        debug_assert_eq!(*list, x.not_after(sj, n), "kept free steps after step {sj} differ");
+        list
+    }
 }
 
 /// The per-step tables of `Execution`, kept by the search from one
 /// execution to the next so that each analysis does not allocate them
 /// again (`Execution::new` fills them).
 #[derive(Default)]
-pub struct Scratch {
+struct StepTables {
     /// per step s, `roots(s)`: entries `roots_at[s]..roots_at[s + 1]`
     root_entries: Vec<(usize, u32)>,
     roots_at: Vec<usize>,
@@ -556,6 +641,10 @@ pub struct Scratch {
     anchors: Vec<Option<usize>>,
     /// per step, `Steps::ends_execution`
     ends: Vec<bool>,
+    /// per step, the length of `joined` before its rows
+    joined_at: Vec<usize>,
+    /// the clocks' width the tables were made with
+    width: usize,
     /// `anchors`' per-process rows
     last_of: Vec<usize>,
     spawn_of: Vec<usize>,
@@ -564,15 +653,33 @@ pub struct Scratch {
 }
 
 impl<'a> Execution<'a> {
-    fn new(steps: &'a Steps, events: &'a [Event], a: &'a Analysis, ran_out: bool, b: &'a mut Scratch) -> Execution<'a> {
+    /// The tables of `steps`; those of its first `reuse` steps are kept
+    /// from the last execution's (`Steps::shared_with`: the same steps
+    /// over the same events, whose clocks the incremental analysis kept).
+    fn new(steps: &'a Steps, events: &'a [Event], a: &'a Analysis, ran_out: bool, b: &'a mut StepTables, reuse: usize) -> Execution<'a> {
         let n = steps.node.len();
         let width = a.clocks.width();
-        b.root_entries.clear();
-        b.roots_at.clear();
-        b.reach_at.clear();
-        b.joined.clear();
-        b.joined.resize(width, 0);
-        for s in 0..n {
+        // (a wider clock: every row is laid out anew)
+        let keep = if b.width == width { reuse.min(b.reach_at.len()) } else { 0 };
+        b.width = width;
+        if keep == 0 {
+            b.root_entries.clear();
+            b.roots_at.clear();
+            b.reach_at.clear();
+            b.joined_at.clear();
+            b.joined.clear();
+            b.joined.resize(width, 0);
+        } else {
+            b.root_entries.truncate(b.roots_at[keep]);
+            b.roots_at.truncate(keep);
+            b.reach_at.truncate(keep);
+            if keep < b.joined_at.len() {
+                b.joined.truncate(b.joined_at[keep]);
+            }
+            b.joined_at.truncate(keep);
+        }
+        for s in keep..n {
+            b.joined_at.push(b.joined.len());
             b.roots_at.push(b.root_entries.len());
             b.roots.clear();
             add_roots(&mut b.roots, steps.events(s).map(|m| a.clocks.entry(events, m)));
@@ -598,6 +705,13 @@ impl<'a> Execution<'a> {
         anchors(steps, events, &a.clocks, b);
         b.ends.clear();
         b.ends.extend((0..n).map(|s| steps.ends_execution(s, !ran_out)));
+        #[cfg(debug_assertions)]
+        if keep > 0 {
+            let mut fresh = StepTables::default();
+            Execution::new(steps, events, a, ran_out, &mut fresh, 0);
+            assert_eq!((&b.root_entries, &b.roots_at, &b.joined, &b.joined_at), (&fresh.root_entries, &fresh.roots_at, &fresh.joined, &fresh.joined_at), "reused step tables differ ({keep} steps kept)");
+            assert!(b.reach_at.iter().zip(&fresh.reach_at).all(|(x, y)| x == y) && b.reach_at.len() == fresh.reach_at.len(), "reused reach differs");
+        }
         Execution { events, steps, a, last_ends: !ran_out, b, width }
     }
 
@@ -697,17 +811,27 @@ impl<'a> Execution<'a> {
     }
 
     fn not_after_by_clocks(&self, sj: usize, limit: usize) -> Vec<usize> {
+        let mut free = Vec::with_capacity(limit.saturating_sub(sj + 1));
+        self.not_after_from(sj, sj + 1, limit, &mut free);
+        free
+    }
+
+    /// `not_after` over the steps from `from` on, onto `free`: from sj + 1,
+    /// or from any later step in an execution without atomic blocks (a
+    /// block that must follow sj makes what follows it follow sj too, so
+    /// the scan must have passed it).
+    fn not_after_from(&self, sj: usize, from: usize, limit: usize, free: &mut Vec<usize>) {
+        debug_assert!(from == sj + 1 || !self.steps.has_blocks());
         // events whatever happens after must follow sj: sj's own, and all
         // of every block that must follow it
         // (as clock entries: see `roots`)
         let mut roots: Vec<(usize, u32)> = self.roots(sj).to_vec();
-        let mut free = Vec::with_capacity(limit.saturating_sub(sj + 1));
         let after = |roots: &[(usize, u32)], row: &[u32]| match roots {
             // (the common case: sj is one process's step)
             [(q, v)] => row[*q] >= *v,
             _ => roots.iter().any(|&(q, v)| row[q] >= v),
         };
-        for s in sj + 1..limit {
+        for s in from..limit {
             let follows = match self.b.reach_at[s] {
                 // A step without events (a wait that passed, main's end)
                 // still follows its own process's earlier steps.
@@ -725,7 +849,6 @@ impl<'a> Execution<'a> {
                 free.push(s);
             }
         }
-        free
     }
 
     /// The event a step without events is ordered after: the last earlier
@@ -741,7 +864,7 @@ impl<'a> Execution<'a> {
 }
 
 /// Where the join of the clocks of a step's span is (`Execution::reach`).
-#[derive(Clone, Copy)]
+#[derive(Clone, Copy, PartialEq, Debug)]
 enum Reach {
     /// no events: nothing (a row of zeros)
     Nothing,
@@ -753,10 +876,10 @@ enum Reach {
 
 /// `Execution::anchor` of every step without events (None for the others),
 /// in one pass over the events, into `b.anchors`.
-fn anchors(steps: &Steps, events: &[Event], clocks: &analysis::Clocks, b: &mut Scratch) {
+fn anchors(steps: &Steps, events: &[Event], clocks: &analysis::Clocks, b: &mut StepTables) {
     // per process index: its last event so far, and the spawn of its thread
     const NONE: usize = usize::MAX;
-    let Scratch { anchors, last_of, spawn_of, .. } = b;
+    let StepTables { anchors, last_of, spawn_of, .. } = b;
     last_of.clear();
     last_of.resize(clocks.width(), NONE);
     spawn_of.clear();
@@ -792,8 +915,8 @@ fn add_roots(roots: &mut Vec<(usize, u32)>, entries: impl Iterator<Item = (usize
 }
 
 /// Source DPOR: add backtrack points to `path` for every race.
-pub fn add_backtracks(path: &mut [Node], steps: &Steps, events: &[Event], analysis: &Analysis, ran_out: bool, scratch: &mut Scratch) {
-    let x = Execution::new(steps, events, analysis, ran_out, scratch);
+pub fn add_backtracks(path: &mut [Node], steps: &Steps, events: &[Event], analysis: &Analysis, ran_out: bool, scratch: &mut Scratch, reuse: usize) {
+    let x = Execution::new(steps, events, analysis, ran_out, &mut scratch.tables, reuse);
     let proc = |m: usize| x.steps.proc[x.steps.of_event[m]];
     for &(j, i) in &x.a.races {
         let (Some(sj), si) = (x.race_step(j), x.steps.of_event[i]) else { continue };
@@ -895,13 +1018,14 @@ pub struct Insertions {
 
 /// Optimal DPOR: insert a wakeup sequence for every race into the wakeup
 /// tree of the node before the race's first step.
-pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analysis: &Analysis, inputs: &Inputs, ran_out: bool, scratch: &mut Scratch) -> Insertions {
-    let x = Execution::new(steps, events, analysis, ran_out, scratch);
+pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analysis: &Analysis, inputs: &Inputs, ran_out: bool, scratch: &mut Scratch, reuse: usize) -> Insertions {
+    let last_steps = scratch.tables.reach_at.len();
+    let x = Execution::new(steps, events, analysis, ran_out, &mut scratch.tables, reuse);
+    let free_after = &mut scratch.free;
+    free_after.keep(reuse, last_steps, x.steps.node.len(), !x.steps.has_blocks());
     let mut out = Insertions::default();
     // each step's description, made when a sequence holding it is inserted
     let mut described: Vec<Option<Rc<Step>>> = vec![None; x.steps.node.len()];
-    // the steps after sj that need not follow it, per sj (races share it)
-    let mut free_after: Vec<Option<Vec<usize>>> = vec![None; x.steps.node.len()];
     for &(j, i) in &x.a.races {
         // i in an atomic block: the reversal starts the block (x.race_step)
         let (Some(sj), Some(si)) = (x.race_step(j), x.race_step(i)) else { continue };
@@ -911,7 +1035,8 @@ pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analys
         let k = x.steps.node[sj];
         // the reversing sequence: every later step that need not follow sj
         // (the rest of the execution, as in the paper), then i's step
-        let free = free_after[sj].get_or_insert_with(|| x.not_after(sj, x.steps.node.len()));
+        // (races share it; see FreeAfter)
+        let free = free_after.get(&x, sj);
         let mut v: Vec<usize> = Vec::with_capacity(free.len() + 1);
         v.extend(free.iter().copied().filter(|&s| s != si));
         // i's step must be able to go first: nothing in it before i may
