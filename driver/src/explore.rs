@@ -681,7 +681,7 @@ impl<'c> Search<'c> {
             vec![]
         };
         for c in &s.choices[prefix.min(trail_len)..trail_len] {
-            let mut node = Node::from_choice(c, &s.option_procs);
+            let mut node = Node::from_choice(c, &s.option_procs, self.inputs.clone());
             if fences_logged {
                 node.event -= fences_before[(node.event as usize).min(all_events.len())];
             }
@@ -690,7 +690,6 @@ impl<'c> Search<'c> {
             }
             let asleep = &s.sleep_procs[c.sleep_first as usize..(c.sleep_first + c.sleep_n) as usize];
             node.sleep = self.sleepers.iter().filter(|z| asleep.contains(&z.proc)).cloned().collect();
-            node.inputs = self.inputs.clone();
             self.path.push(node);
         }
         if let Some((k, branch)) = self.guided.take() {

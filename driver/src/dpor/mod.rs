@@ -196,7 +196,8 @@ pub enum Next {
 }
 
 impl Node {
-    pub fn from_choice(c: &Choice, option_procs: &[u32]) -> Node {
+    /// The node of choice `c`, reached with `inputs` (see `Node::inputs`).
+    pub fn from_choice(c: &Choice, option_procs: &[u32], inputs: Inputs) -> Node {
         let schedule = c.kind & 0xff == CH_SCHEDULE;
         let options = if schedule {
             option_procs[c.options as usize..c.options as usize + c.count as usize].to_vec()
@@ -220,7 +221,7 @@ impl Node {
             room_wait: c.kind & CH_ROOM_WAIT != 0,
             branch: c.kind & 0xff == CH_BRANCH,
             model: None,
-            inputs: Rc::default(),
+            inputs,
         }
     }
 
