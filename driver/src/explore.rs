@@ -742,14 +742,14 @@ impl<'c> Search<'c> {
             };
             // the steps this execution shares with the last one analysed
             // keep their tables (`Scratch`)
-            let reuse = last_steps.map_or(0, |l| l.shared_with(steps, analysis.shared()));
+            self.scratch.shares(last_steps.map_or(0, |l| l.shared_with(steps, analysis.shared())));
             if self.optimal {
-                let ins = dpor::insert_wakeups(path, steps, events, analysis, &self.inputs, ran_out, &mut self.scratch, reuse);
+                let ins = dpor::insert_wakeups(path, steps, events, analysis, &self.inputs, ran_out, &mut self.scratch);
                 self.stats.wakeups_inserted += ins.inserted;
                 self.stats.wakeups_redundant += ins.redundant;
                 self.stats.por_fallbacks += ins.fallbacks;
             } else {
-                dpor::add_backtracks(path, steps, events, analysis, ran_out, &mut self.scratch, reuse);
+                dpor::add_backtracks(path, steps, events, analysis, ran_out, &mut self.scratch);
             }
         }
         if status != Status::SleepBlocked {

@@ -574,6 +574,17 @@ struct Execution<'a> {
 pub struct Scratch {
     tables: StepTables,
     free: FreeAfter,
+    /// how many first steps the next execution analysed shares with the
+    /// last one (`Scratch::shares`)
+    shared_steps: usize,
+}
+
+impl Scratch {
+    /// The execution about to be analysed shares its first `n` steps with
+    /// the last one analysed (`Steps::shared_with`): their tables are kept.
+    pub fn shares(&mut self, n: usize) {
+        self.shared_steps = n;
+    }
 }
 
 /// The free steps after each step (`Execution::not_after` up to the end of
@@ -916,8 +927,8 @@ fn add_roots(roots: &mut Vec<(usize, u32)>, entries: impl Iterator<Item = (usize
 }
 
 /// Source DPOR: add backtrack points to `path` for every race.
-pub fn add_backtracks(path: &mut [Node], steps: &Steps, events: &[Event], analysis: &Analysis, ran_out: bool, scratch: &mut Scratch, reuse: usize) {
-    let x = Execution::new(steps, events, analysis, ran_out, &mut scratch.tables, reuse);
+pub fn add_backtracks(path: &mut [Node], steps: &Steps, events: &[Event], analysis: &Analysis, ran_out: bool, scratch: &mut Scratch) {
+    let x = Execution::new(steps, events, analysis, ran_out, &mut scratch.tables, scratch.shared_steps);
     let proc = |m: usize| x.steps.proc[x.steps.of_event[m]];
     for &(j, i) in &x.a.races {
         let (Some(sj), si) = (x.race_step(j), x.steps.of_event[i]) else { continue };
@@ -1019,8 +1030,9 @@ pub struct Insertions {
 
 /// Optimal DPOR: insert a wakeup sequence for every race into the wakeup
 /// tree of the node before the race's first step.
-pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analysis: &Analysis, inputs: &Inputs, ran_out: bool, scratch: &mut Scratch, reuse: usize) -> Insertions {
+pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analysis: &Analysis, inputs: &Inputs, ran_out: bool, scratch: &mut Scratch) -> Insertions {
     let last_steps = scratch.tables.reach_at.len();
+    let reuse = scratch.shared_steps;
     let x = Execution::new(steps, events, analysis, ran_out, &mut scratch.tables, reuse);
     let free_after = &mut scratch.free;
     free_after.keep(reuse, last_steps, x.steps.node.len(), !x.steps.has_blocks());
