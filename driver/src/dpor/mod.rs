@@ -420,7 +420,7 @@ impl Steps {
             }
         }
         let mut steps = Steps { blocks: Blocks::new(events), node, proc, start, end, of_event, block: vec![] };
-        steps.block = if steps.blocks.start.is_empty() {
+        steps.block = if !steps.has_blocks() {
             vec![false; steps.node.len()]
         } else {
             (0..steps.node.len()).map(|s| steps.span(s).any(|e| steps.blocks.contains(e))).collect()
@@ -439,20 +439,15 @@ impl Steps {
     /// executions are the same), atomic blocks included.
     pub fn shared_with(&self, next: &Steps, shared_events: usize) -> usize {
         let n = self.node.len().min(next.node.len());
-        if self.has_blocks() || next.has_blocks() {
-            return (0..n)
-                .take_while(|&s| {
-                    self.node[s] == next.node[s]
-                        && self.proc[s] == next.proc[s]
-                        && self.events(s) == next.events(s)
-                        && self.span(s) == next.span(s)
-                        && self.block[s] == next.block[s]
-                        && next.span(s).end <= shared_events
-                })
-                .count();
-        }
         // (without blocks a step's span is its events)
-        let same = |s: usize| self.node[s] == next.node[s] && self.proc[s] == next.proc[s] && self.start[s] == next.start[s] && self.end[s] == next.end[s] && next.end[s] <= shared_events;
+        let blocks = self.has_blocks() || next.has_blocks();
+        let same = |s: usize| {
+            self.node[s] == next.node[s]
+                && self.proc[s] == next.proc[s]
+                && self.events(s) == next.events(s)
+                && (!blocks || (self.span(s) == next.span(s) && self.block[s] == next.block[s]))
+                && next.span(s).end <= shared_events
+        };
         (0..n).take_while(|&s| same(s)).count()
     }
 
@@ -565,7 +560,6 @@ struct Execution<'a> {
     last_ends: bool,
     /// the per-step tables, in buffers the search keeps for the next execution
     b: &'a StepTables,
-    width: usize,
 }
 
 /// What the reductions keep from one execution's analysis to the next:
@@ -591,8 +585,9 @@ impl Scratch {
 /// the execution), as far as the last execution's analysis found them.
 /// The next execution replays a prefix of its steps, and for a step in
 /// that prefix what it found among the replayed steps still holds; only
-/// the rest of the execution is scanned again. Kept only for executions
-/// without atomic blocks (see `Execution::not_after_from`).
+/// the rest of the execution is scanned again. Within one execution the
+/// races from one step share its list; across executions it is kept only
+/// where the new one has no atomic blocks (see `Execution::not_after_from`).
 #[derive(Default)]
 struct FreeAfter {
     lists: Vec<Vec<usize>>,
@@ -630,7 +625,8 @@ impl FreeAfter {
         } else if *upto < n {
             x.not_after_from(sj, *upto, n, list);
         }
-        *upto = if x.steps.has_blocks() { 0 } else { n };
+        // (with blocks `keep` drops it before the next execution)
+        *upto = n;
         debug_assert_eq!(*list, x.not_after(sj, n), "kept free steps after step {sj} differ");
         list
     }
@@ -724,7 +720,7 @@ impl<'a> Execution<'a> {
             assert_eq!((&b.root_entries, &b.roots_at, &b.joined, &b.joined_at), (&fresh.root_entries, &fresh.roots_at, &fresh.joined, &fresh.joined_at), "reused step tables differ ({keep} steps kept)");
             assert!(b.reach_at.iter().zip(&fresh.reach_at).all(|(x, y)| x == y) && b.reach_at.len() == fresh.reach_at.len(), "reused reach differs");
         }
-        Execution { events, steps, a, last_ends: !ran_out, b, width }
+        Execution { events, steps, a, last_ends: !ran_out, b }
     }
 
     /// Event m and, when m is inside an atomic block, the rest of the
@@ -763,13 +759,13 @@ impl<'a> Execution<'a> {
     #[inline]
     fn reach(&self, s: usize) -> &[u32] {
         let reach = match self.b.reach_at[s] {
-            Reach::Nothing => &self.b.joined[..self.width],
+            Reach::Nothing => &self.b.joined[..self.b.width],
             Reach::Row(y) => self.a.clocks.row(y),
-            Reach::Joined(at) => &self.b.joined[at..at + self.width],
+            Reach::Joined(at) => &self.b.joined[at..at + self.b.width],
         };
         #[cfg(debug_assertions)]
         {
-            let mut join = vec![0; self.width];
+            let mut join = vec![0; self.b.width];
             for y in self.steps.span(s) {
                 analysis::join(&mut join, self.a.clocks.row(y));
             }
@@ -849,7 +845,7 @@ impl<'a> Execution<'a> {
                 // still follows its own process's earlier steps.
                 Reach::Nothing => self.steps.proc[s] == self.steps.proc[sj] || self.anchor(s).is_some_and(|m| after(&roots, self.a.clocks.row(m))),
                 Reach::Row(y) => after(&roots, self.a.clocks.row(y)),
-                Reach::Joined(at) => after(&roots, &self.b.joined[at..at + self.width]),
+                Reach::Joined(at) => after(&roots, &self.b.joined[at..at + self.b.width]),
             };
             if follows && self.steps.in_block(s) {
                 add_roots(&mut roots, self.steps.span(s).map(|m| self.a.clocks.entry(self.events, m)));
