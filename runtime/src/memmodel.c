@@ -50,6 +50,23 @@ struct buffer {
 
 static struct buffer buffers[RT_MAX_THREADS];
 
+#ifndef TSOIFY_EXPORT
+/* rt.h: which buffers hold entries and which are at the bound, kept at
+ * every change of a count so the scheduler needs no call per thread. In
+ * the data segment: the restore after each execution clears them with the
+ * buffers. (Not in the export: an SC checker would see them as more
+ * shared state.) */
+uint64_t rt_mm_nonempty, rt_mm_at_bound;
+static void count_changed(const struct buffer *b) {
+  uint64_t bit = 1ull << (b - buffers);
+  uint32_t k = RT_BOUND;
+  rt_mm_nonempty = b->n ? rt_mm_nonempty | bit : rt_mm_nonempty & ~bit;
+  rt_mm_at_bound = k && b->n >= k ? rt_mm_at_bound | bit : rt_mm_at_bound & ~bit;
+}
+#else
+#define count_changed(b) ((void)0)
+#endif
+
 /* PSO flush processes: (thread, address) -> process id, numbered per thread
  * in the order the thread first stores to each address in an execution
  * (tsoify_channel.h gives the layout). The address lists live outside the
@@ -385,6 +402,7 @@ static void remove_entry(struct buffer *b, uint32_t idx) {
   memmove(&b->e[idx], &b->e[idx + 1], (b->n - idx - 1) * sizeof *b->e);
 #endif
   b->n--;
+  count_changed(b);
 }
 
 void rt_mm_flush_entry(int t, uint32_t idx) {
@@ -488,6 +506,7 @@ static void append(struct buffer *b, uintptr_t a, uint32_t size, rt_val v, uint3
     rt_end(TSOIFY_ST_INTERNAL, loc, "more than %u stores buffered by one thread; use --buffer-size to bound them", BUFFER_CAPACITY);
   RT_TOUCH_ENTRY(b - buffers, a, size);
   struct entry *e = &b->e[b->n++];
+  count_changed(b);
   b->since_drain++;
   e->addr = a;
   e->size = size;

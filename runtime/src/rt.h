@@ -261,6 +261,12 @@ int rt_mm_buffered_since_drain(int t);      /* t buffered a store since its last
 int rt_drain_point_needed(int t);           /* a drain by t is a scheduling point */
 int rt_mm_must_precede(int t, uint32_t j, uint32_t i); /* t's entry j must reach memory before entry i */
 int rt_mm_full(int t);                      /* t's buffer is at the bound */
+#ifndef TSOIFY_EXPORT
+/* bit t: t's buffer holds entries (rt_mm_pending), is at the bound
+ * (rt_mm_full); for the scheduler, which looks at every thread at every
+ * step (memmodel.c keeps them) */
+extern uint64_t rt_mm_nonempty, rt_mm_at_bound;
+#endif
 void rt_mm_barrier(int t);                  /* PSO store-store barrier */
 void rt_mm_drop(int t, const void *addr, uint64_t size); /* free / frame end */
 /* flush steps offered to the scheduler (reference model): writes the

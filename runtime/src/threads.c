@@ -41,6 +41,7 @@ struct rt_thread {
  * restores between executions); make_thread() resets what an execution uses. */
 static struct rt_thread *threads;
 static int nthreads;
+static uint64_t runnable; /* bit t: threads[t].state == T_RUNNABLE (for the scheduler's scans) */
 static int atomic_owner = -1, atomic_depth; /* __VERIFIER_atomic_begin/end */
 static struct rt_context server_ctx;
 int rt_cur;
@@ -65,8 +66,9 @@ static int enabled(int t) {
   struct rt_thread *th = &threads[t];
   if (th->state != T_RUNNABLE) return 0;
   if (atomic_owner >= 0 && atomic_owner != t) return 0;
-  if (rt_shm->por && th->need == NEED_EMPTY && rt_mm_pending(t)) return 0;
-  if (rt_shm->por && th->need == NEED_ROOM && rt_mm_full(t)) return 0;
+  if (th->need == NEED_EMPTY && rt_mm_nonempty >> t & 1 && rt_shm->por) return 0;
+  if (th->need == NEED_ROOM && rt_mm_at_bound >> t & 1 && rt_shm->por) return 0;
+  if (th->wait == W_NONE) return 1; /* the common case, without a call */
   if (th->wait == W_END) {
     for (int u = 0; u < nthreads && atomic_owner != t; u++)
       if (u != t && could_run(u)) return 0;
@@ -121,16 +123,21 @@ static void schedule(int self_ok) {
     /* the enabled threads, then the options: flushes first (see above) */
     int ready[RT_MAX_THREADS];
     int threads_enabled = 0;
-    for (int t = 0; t < nthreads; t++)
+    for (uint64_t live = runnable; live; live &= live - 1) {
+      int t = __builtin_ctzll(live);
       if ((t != rt_cur || self_ok) && enabled(t)) ready[threads_enabled++] = t;
+    }
     int opt_thread[RT_MAX_OPTIONS];
     uint32_t opt_entry[RT_MAX_OPTIONS];
+    uint32_t procs[RT_MAX_OPTIONS]; /* each option's process, for the explorer */
     int n = 0;
     /* Reference relaxed model: any flushable buffer entry may reach memory
-     * now. Inside an atomic block only the block's own thread may flush. */
-    for (int t = 0; t < nthreads; t++) {
-      if (atomic_owner >= 0 && atomic_owner != t) continue;
-      if (!rt_mm_pending(t)) continue;
+     * now (threads with buffered stores, lowest first). Inside an atomic
+     * block only the block's own thread may flush. */
+    uint64_t flushable = rt_mm_nonempty;
+    if (atomic_owner >= 0) flushable &= 1ull << atomic_owner;
+    for (; flushable; flushable &= flushable - 1) {
+      int t = __builtin_ctzll(flushable);
       /* Without reduction by the explorer, offer a flush only when an
        * operation about to run could observe it; under POR offer every
        * flush and let the explorer prune the ones that commute. */
@@ -143,9 +150,9 @@ static void schedule(int self_ok) {
       if (!observed) continue;
       uint32_t idx[RT_MAX_OPTIONS];
       int k = rt_mm_flush_options(t, idx, RT_MAX_OPTIONS - threads_enabled - n);
-      for (int i = 0; i < k; i++) opt_thread[n] = t, opt_entry[n] = idx[i], n++;
+      for (int i = 0; i < k; i++) opt_thread[n] = t, opt_entry[n] = idx[i], procs[n] = rt_mm_flush_proc(t, idx[i]), n++;
     }
-    for (int k = 0; k < threads_enabled; k++) opt_thread[n] = ready[k], opt_entry[n] = UINT32_MAX, n++;
+    for (int k = 0; k < threads_enabled; k++) opt_thread[n] = ready[k], opt_entry[n] = UINT32_MAX, procs[n] = (uint32_t)ready[k], n++;
     /* nothing can run: rt_end turns this into ASSUME or UNROLL when a
      * thread was stopped by a failed assume or by --unroll */
     if (n == 0) {
@@ -159,12 +166,11 @@ static void schedule(int self_ok) {
       for (int t = 0; t < nthreads; t++) live += threads[t].state == T_RUNNABLE;
       rt_end(TSOIFY_ST_DEADLOCK, rt_cur_loc, "deadlock: %d thread%s blocked, none can run", live, live == 1 ? "" : "s");
     }
-    uint32_t procs[RT_MAX_OPTIONS];
-    for (int k = 0; k < n; k++)
-      procs[k] = opt_entry[k] == UINT32_MAX ? (uint32_t)opt_thread[k] : rt_mm_flush_proc(opt_thread[k], opt_entry[k]);
     uint32_t flags = 0;
-    for (int t = 0; t < nthreads && s->por; t++)
-      if (threads[t].state == T_RUNNABLE && threads[t].need == NEED_ROOM && rt_mm_full(t)) flags = TSOIFY_CH_ROOM_WAIT;
+    for (uint64_t full = s->por ? rt_mm_at_bound : 0; full && !flags; full &= full - 1) {
+      int t = __builtin_ctzll(full);
+      if (threads[t].state == T_RUNNABLE && threads[t].need == NEED_ROOM) flags = TSOIFY_CH_ROOM_WAIT;
+    }
     uint32_t c = rt_choose_proc((uint32_t)n, procs, flags);
     if (opt_entry[c] != UINT32_MAX) {
       int saved = rt_cur;
@@ -310,6 +316,7 @@ static _Noreturn void finish_current(void *retval) {
   rt_mm_drain(rt_cur, rt_cur_loc);
   th->retval = retval;
   th->state = T_FINISHED;
+  runnable &= ~(1ull << rt_cur);
   if (atomic_owner == rt_cur) atomic_owner = -1, atomic_depth = 0;
   rt_event(TSOIFY_EV_EXIT, 0, 0, 0, rt_cur_loc, 0, 0);
   if (rt_cur == 0) rt_end(TSOIFY_ST_DONE, 0, 0);
@@ -347,6 +354,7 @@ static void make_thread(int t, void (*entry)(void)) {
   struct rt_thread *th = &threads[t];
   rt_context_make(&th->ctx, th->stack, STACK_BYTES, entry);
   th->state = T_RUNNABLE;
+  runnable |= 1ull << t;
   th->wait = W_NONE;
   th->pend = PEND_NONE;
   th->need = NEED_NONE;
@@ -360,6 +368,7 @@ static void make_thread(int t, void (*entry)(void)) {
 void rt_run_execution(int (*user_main)(int, char **, char **), int argc, char **argv, char **envp) {
   main_fn = user_main, main_argc = argc, main_argv = argv, main_envp = envp;
   nthreads = 1;
+  runnable = 0;
   rt_cur = 0;
   atomic_owner = -1;
   atomic_depth = 0;
