@@ -8,7 +8,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 pub const MAGIC: u32 = 0x54534f49;
-pub const VERSION: u32 = 17;
+pub const VERSION: u32 = 18;
 pub const MAX_CHOICES: usize = 1 << 18;
 pub const MAX_EVENTS: usize = 1 << 17;
 pub const OUTCOME_BYTES: usize = 4096;
@@ -333,10 +333,16 @@ pub struct Shm {
     pub inputs: [Input; MAX_INPUTS],
     pub sym_nodes: [SymNode; MAX_SYM_NODES],
     pub path: [PathCond; MAX_PATH],
+    /// when the worker took the last command and answered it (CLOCK_MONOTONIC ns; see `Handoff`)
+    pub took_ns: u64,
+    pub answered_ns: u64,
+    /// the worker's process id (`Server` moves it between CPUs)
+    pub worker_pid: u32,
+    pub reserved: u32,
 }
 
 /// The size the C header asserts too (a layout change fails to compile).
-pub const SHM_BYTES: usize = 25_911_456;
+pub const SHM_BYTES: usize = 25_911_480;
 const _: () = assert!(std::mem::size_of::<Shm>() == SHM_BYTES);
 // the offsets the C header asserts under -m32 and -m64 alike (an ILP32
 // program's runtime shares this memory with the 64-bit verify)
@@ -422,7 +428,9 @@ pub struct Server {
     cmd: std::fs::File,
     reply: std::fs::File,
     /// the CPU verify and the program share while this server runs
-    _cpu: Option<CpuClaim>,
+    cpu: Option<CpuClaim>,
+    /// whether a waiting side yields that CPU now
+    handoff: crate::handoff::Handoff,
 }
 
 /// One CPU for verify and its program's worker. They take turns (the
@@ -471,6 +479,20 @@ impl CpuClaim {
             }
         }
         None
+    }
+}
+
+impl CpuClaim {
+    /// Put `pids` (0: verify's own thread) on the claimed CPU, or give
+    /// them back the CPUs verify had before (see `Handoff`).
+    fn gather(&self, together: bool, pids: &[libc::pid_t]) {
+        for &pid in pids {
+            if together {
+                pin(pid, self.cpu);
+            } else {
+                unsafe { libc::sched_setaffinity(pid, std::mem::size_of::<libc::cpu_set_t>(), &self.before) };
+            }
+        }
     }
 }
 
@@ -534,7 +556,8 @@ impl Server {
         set_cloexec(rep_r);
         let cpu = CpuClaim::take();
         // sharing one CPU, a side that waits for the other yields to it
-        unsafe { (*shm).handoff = cpu.is_some() as u32 };
+        let handoff = crate::handoff::Handoff::new(cpu.is_some());
+        unsafe { (*shm).handoff = handoff.yielding() as u32 };
         let mut command = Command::new(program);
         if let Some(c) = &cpu {
             use std::os::unix::process::CommandExt;
@@ -563,7 +586,7 @@ impl Server {
         }
         let cmd = unsafe { std::fs::File::from_raw_fd(cmd_w) };
         let reply = unsafe { std::fs::File::from_raw_fd(rep_r) };
-        Ok(Server { child, shm, cmd, reply, _cpu: cpu })
+        Ok(Server { child, shm, cmd, reply, cpu, handoff })
     }
 
     pub fn shm(&mut self) -> &mut Shm {
@@ -577,6 +600,7 @@ impl Server {
         // execution's status would look like this one's end
         unsafe { std::ptr::write_volatile(&mut (*self.shm).status, Status::Running as u32) };
         let seen = self.word(|s| unsafe { &raw mut (*s).answer_seq }).load(Ordering::Acquire);
+        let posted = crate::handoff::now_ns();
         self.post(CMD_RUN).context("the program's fork server is gone")?;
         if self.await_answer(seen).is_err() {
             let status = self.child.wait().ok();
@@ -584,6 +608,20 @@ impl Server {
                 "the instrumented program stopped answering ({}); was it built by this version of tsoify?",
                 status.map(|s| s.to_string()).unwrap_or_default()
             );
+        }
+        let answer_seen = crate::handoff::now_ns();
+        let (took, answered) = unsafe { (std::ptr::read_volatile(&(*self.shm).took_ns), std::ptr::read_volatile(&(*self.shm).answered_ns)) };
+        let was = self.handoff.yielding();
+        let yielding = self.handoff.observe(took.saturating_sub(posted), answer_seen.saturating_sub(answered));
+        if yielding != was {
+            // off: let the scheduler place both away from whoever took
+            // the CPU; on: try sharing it again
+            self.word(|s| unsafe { &raw mut (*s).handoff }).store(yielding as u32, Ordering::Relaxed);
+            if let Some(cpu) = &self.cpu {
+                let worker = unsafe { std::ptr::read_volatile(&(*self.shm).worker_pid) } as libc::pid_t;
+                let pids = [0, self.child.id() as libc::pid_t, worker];
+                cpu.gather(yielding, &pids[..if worker > 0 { 3 } else { 2 }]);
+            }
         }
         Ok(Status::from_u32(unsafe { std::ptr::read_volatile(&(*self.shm).status) }))
     }
@@ -611,7 +649,7 @@ impl Server {
     fn await_answer(&mut self, seen: u32) -> std::io::Result<()> {
         use std::io::Read;
         let answered = |me: &Self| me.word(|s| unsafe { &raw mut (*s).answer_seq }).load(Ordering::SeqCst) != seen;
-        if unsafe { (*self.shm).handoff } != 0 {
+        if self.handoff.yielding() {
             for _ in 0..HANDOFF_YIELDS {
                 if answered(self) {
                     return Ok(());

@@ -10,6 +10,7 @@ pub mod dpor;
 pub mod channel;
 pub mod explore;
 pub mod fences;
+pub mod handoff;
 pub mod html;
 pub mod info;
 pub mod races;

@@ -21,7 +21,7 @@
 #define TSOIFY_U64 uint64_t __attribute__((aligned(8)))
 
 #define TSOIFY_CHANNEL_MAGIC   0x54534f49u /* "TSOI" */
-#define TSOIFY_CHANNEL_VERSION 17u
+#define TSOIFY_CHANNEL_VERSION 18u
 #define TSOIFY_MAX_CHOICES     (1u << 18)
 #define TSOIFY_MAX_EVENTS      (1u << 17)
 #define TSOIFY_OUTCOME_BYTES   4096u
@@ -352,12 +352,19 @@ struct tsoify_shm {
   struct tsoify_input inputs[TSOIFY_MAX_INPUTS];
   struct tsoify_sym_node sym_nodes[TSOIFY_MAX_SYM_NODES];
   struct tsoify_path_cond path[TSOIFY_MAX_PATH];
+  /* runtime: CLOCK_MONOTONIC nanoseconds at which the worker took the last
+   * command and answered it; the explorer compares them with its own
+   * stamps to see whether the handovers are fast (see the protocol) */
+  TSOIFY_U64 took_ns;
+  TSOIFY_U64 answered_ns;
+  uint32_t worker_pid; /* runtime: the worker's process id (the explorer moves it to another CPU) */
+  uint32_t reserved;
 };
 
 #define TSOIFY_GUIDE_PROC 0x80000000u
 
 /* Both sides assert this size, so a layout change shows up at compile time. */
-#define TSOIFY_SHM_BYTES 25911456u
+#define TSOIFY_SHM_BYTES 25911480u
 _Static_assert(sizeof(struct tsoify_shm) == TSOIFY_SHM_BYTES, "update TSOIFY_SHM_BYTES here and SHM_BYTES in channel.rs");
 /* The layout both sides (a 32-bit program and the 64-bit verify) must
  * share, as driver/src/channel.rs has it: a change that differs between
@@ -376,11 +383,14 @@ _Static_assert(offsetof(struct tsoify_shm, steps) == 136 && offsetof(struct tsoi
  * and then incrementing `command_seq`; the worker answers by setting
  * `status` and incrementing `answer_seq` (the fork server does the same for
  * a worker that died). A side that waits first yields its CPU up to a few
- * dozen times while the sequence number stays the same (only with
- * `handoff`: the other side runs on the same CPU, so a yield runs it at
- * once, without the wakeup a pipe costs), then announces that it sleeps
+ * dozen times while the sequence number stays the same (only while
+ * `handoff` is set: the other side runs on the same CPU, so a yield runs it
+ * at once, without the wakeup a pipe costs), then announces that it sleeps
  * (`worker_sleeps`, `explorer_sleeps`), looks once more and blocks reading
- * its pipe. The poster writes one byte to that pipe when the other side
+ * its pipe. The explorer clears `handoff` for a while when handovers get
+ * slow (another process shares the CPU and each yield hands it a time
+ * slice): the worker stamps `took_ns` when it takes a command and
+ * `answered_ns` before it answers (driver/src/handoff.rs). The poster writes one byte to that pipe when the other side
  * sleeps. Bytes carry nothing: a woken side looks at the sequence number
  * and sleeps again if it has not moved, so a byte written for a sleep that
  * was called off does no harm. End of file on a pipe means the other side

@@ -17,6 +17,7 @@
 #include <sys/mman.h>
 #include <sys/time.h>
 #include <sys/wait.h>
+#include <time.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <sched.h>
@@ -129,11 +130,11 @@ static void reset_results(struct tsoify_shm *s) {
 /* Wait until *seq is no longer `seen`: 0, or -1 when the pipe's other end
  * is gone (verify exited). */
 static int await_seq(struct tsoify_shm *s, uint32_t *seq, uint32_t seen, uint32_t *sleeps, int fd) {
-  if (s->handoff)
-    for (unsigned i = 0; i < TSOIFY_HANDOFF_YIELDS; i++) {
-      if (__atomic_load_n(seq, __ATOMIC_ACQUIRE) != seen) return 0;
-      sched_yield();
-    }
+  /* handoff is read at every yield: the explorer may clear it meanwhile */
+  for (unsigned i = 0; i < TSOIFY_HANDOFF_YIELDS && __atomic_load_n(&s->handoff, __ATOMIC_RELAXED); i++) {
+    if (__atomic_load_n(seq, __ATOMIC_ACQUIRE) != seen) return 0;
+    sched_yield();
+  }
   for (;;) {
     __atomic_store_n(sleeps, 1, __ATOMIC_SEQ_CST);
     if (__atomic_load_n(seq, __ATOMIC_SEQ_CST) != seen) break;
@@ -145,8 +146,17 @@ static int await_seq(struct tsoify_shm *s, uint32_t *seq, uint32_t seen, uint32_
   return 0;
 }
 
+/* CLOCK_MONOTONIC in nanoseconds, for the handover stamps (took_ns,
+ * answered_ns): the clock verify reads too */
+static uint64_t now_ns(void) {
+  struct timespec t;
+  clock_gettime(CLOCK_MONOTONIC, &t);
+  return (uint64_t)t.tv_sec * 1000000000u + (uint64_t)t.tv_nsec;
+}
+
 /* Post the answer (s->status) and wake verify if it sleeps. */
 static void answer(struct tsoify_shm *s, int reply_fd) {
+  s->answered_ns = now_ns();
   __atomic_fetch_add(&s->answer_seq, 1, __ATOMIC_SEQ_CST);
   if (__atomic_load_n(&s->explorer_sleeps, __ATOMIC_SEQ_CST)) {
     char byte = 0;
@@ -213,12 +223,14 @@ static _Noreturn void run_worker(int argc, char **argv, char **envp, int cmd_fd,
   dog = rt_scratch(sizeof *dog);
   memcpy(snapshot, __data_start, len);
   struct tsoify_shm *s = rt_shm;
+  s->worker_pid = (uint32_t)getpid();
   for (;;) {
     /* a command is pending while its answer is not (a worker that replaces
      * a dead one finds the dead one's command answered by the server) */
     if (await_seq(s, &s->command_seq, __atomic_load_n(&s->answer_seq, __ATOMIC_ACQUIRE), &s->worker_sleeps, cmd_fd) ||
         __atomic_load_n(&s->command, __ATOMIC_ACQUIRE) == TSOIFY_CMD_QUIT)
       _exit(0);
+    s->took_ns = now_ns();
     reset_results(s);
     /* a probe's value choices are random too (rt_choose) */
     rt_random_state = s->probe ? (uint64_t)s->probe * 0x9e3779b97f4a7c15ull : 0;
