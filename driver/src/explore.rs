@@ -771,7 +771,7 @@ impl<'c> Search<'c> {
     fn print_execution(&self, s: &channel::Shm, events: &[Event], status: Status) {
         eprintln!("--- execution {} status {:?} prefix {} sleepers {:?}", self.stats.executions, status, s.prefix_len, self.sleepers.iter().map(|z| z.proc).collect::<Vec<_>>());
         for (k, n) in self.path.iter().enumerate() {
-            eprintln!("  node {k} ev {} {} chosen {} of {:?} sleep {:?} explored {:?} bt {:?} done {:?} wut {:?}{}", n.event, if n.schedule { "S" } else { "V" }, n.chosen, n.options, n.sleep.iter().map(|z| z.proc).collect::<Vec<_>>(), n.explored.iter().map(|z| z.proc).collect::<Vec<_>>(), n.backtrack, n.done, n.wut.iter().map(|w| w.step.proc).collect::<Vec<_>>(), if n.explore_all { " ALL" } else { "" });
+            eprintln!("  node {k} ev {} {} chosen {} of {:?} sleep {:?} explored {:?} bt {:?} done {:?} wut {:?}{}{}", n.event, if n.schedule { "S" } else { "V" }, n.chosen, n.options, n.sleep.iter().map(|z| z.proc).collect::<Vec<_>>(), n.explored.iter().map(|z| z.proc).collect::<Vec<_>>(), n.backtrack, n.done, n.wut.iter().map(|w| w.step.proc).collect::<Vec<_>>(), if n.explore_all { " ALL" } else { "" }, if n.room_waiters != 0 { format!(" room-waiters {:#x}", n.room_waiters) } else { String::new() });
         }
         for (i, e) in events.iter().enumerate() {
             eprintln!("  ev {i} T{} kind {} addr {:#x} val {} aux {} fp proc {} acc {} [{:#x},{:#x})", e.thread, e.kind, e.addr, e.value, e.aux, e.fp.proc, e.fp.access, e.fp.lo, e.fp.hi);

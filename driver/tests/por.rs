@@ -319,8 +319,9 @@ fn optimal_dpor_skips_branches_of_parked_threads() {
 /// get a flush-first branch: a flush of a thread that can run there makes
 /// room for no one, and such branches only repeated classes (TSO K = 1: 8
 /// executions, 2 sleep-blocked, before; 6 complete, 1 sleep-blocked now:
-/// the thread that waits at its exit for its own flush still gets one).
-/// The outcomes are exhaustive search's.
+/// at the node of that one both threads wait for room, b to store x again
+/// and c to store r2, and the branch for c's flush covers nothing b's did
+/// not). The outcomes are exhaustive search's.
 #[test]
 fn room_waits_branch_only_on_the_waiting_threads_flushes() {
     let dir = tempfile::tempdir().unwrap();
@@ -330,6 +331,25 @@ fn room_waits_branch_only_on_the_waiting_threads_flushes() {
     assert_eq!(outcome_set(&prog, "tso", 1, "optimal"), none);
     let (complete, blocked, values) = complete_executions_with("tso", "tests/programs/counts/room-wait-flushes.c", 0, "optimal", &["--buffer-size", "1", "--direct-bound"]);
     assert_eq!((complete, blocked, values), (6, 1, 6), "room-wait-flushes under TSO K=1, optimal");
+}
+
+/// A thread that waits at its exit for its own flush, beside one that
+/// waits for room, gets no flush-first branch there: the runtime names the
+/// threads that wait for room (K = 2, optimal: TSO 6 executions, 2 of them
+/// sleep-blocked, and PSO 9, 2 sleep-blocked, while every blocked thread's
+/// flushes were tried). The outcomes are exhaustive search's.
+#[test]
+fn room_waits_name_the_waiting_threads() {
+    let src = "tests/programs/counts/room-wait-exit.c";
+    let dir = tempfile::tempdir().unwrap();
+    let prog = build(&repo().join(src), dir.path());
+    for (model, want) in [("tso", 4), ("pso", 7)] {
+        let none = outcome_set(&prog, model, 2, "none");
+        assert_eq!(none.len(), 4, "room-wait-exit under {model} K=2: {none:?}");
+        assert_eq!(outcome_set(&prog, model, 2, "optimal"), none, "under {model}");
+        let (complete, blocked, values) = complete_executions_with(model, src, 0, "optimal", &["--buffer-size", "2", "--direct-bound"]);
+        assert_eq!((complete, blocked, values), (want, 0, 4), "room-wait-exit under {model} K=2, optimal");
+    }
 }
 
 /// Source DPOR with sleep sets reaches the same counts on these families

@@ -21,7 +21,7 @@
 #define TSOIFY_U64 uint64_t __attribute__((aligned(8)))
 
 #define TSOIFY_CHANNEL_MAGIC   0x54534f49u /* "TSOI" */
-#define TSOIFY_CHANNEL_VERSION 18u
+#define TSOIFY_CHANNEL_VERSION 19u
 #define TSOIFY_MAX_CHOICES     (1u << 18)
 #define TSOIFY_MAX_EVENTS      (1u << 17)
 #define TSOIFY_OUTCOME_BYTES   4096u
@@ -103,7 +103,9 @@ enum tsoify_choice_kind {
 };
 /* or'ed into a scheduling choice's kind: a thread waits there for room in
  * its full bounded buffer, so which of its entries leaves first matters
- * (under PSO several may), though the flushes commute as events */
+ * (under PSO several may), though the flushes commute as events. The two
+ * option_procs[] entries after the choice's options then hold the mask of
+ * the waiting threads (bit t: thread t; low 32 bits first). */
 #define TSOIFY_CH_ROOM_WAIT 0x100u
 
 struct tsoify_choice {

@@ -228,14 +228,16 @@ void rt_branch_choice(uint32_t taken) {
 /* A scheduling choice among processes. Recorded even with one option, so
  * that every step of an execution (one process running from one scheduling
  * point to the next) starts at a choice the explorer can see. */
-uint32_t rt_choose_proc(uint32_t n, const uint32_t *procs, uint32_t flags) {
+uint32_t rt_choose_proc(uint32_t n, const uint32_t *procs, uint64_t room_waiters) {
   struct tsoify_shm *s = rt_shm;
   uint32_t base = s->n_options;
-  if (base + n > TSOIFY_MAX_OPTIONS) rt_end(TSOIFY_ST_INTERNAL, 0, "more than %u scheduling options in one execution", TSOIFY_MAX_OPTIONS);
+  uint32_t extra = room_waiters ? 2 : 0; /* the waiters' mask follows the options (TSOIFY_CH_ROOM_WAIT) */
+  if (base + n + extra > TSOIFY_MAX_OPTIONS) rt_end(TSOIFY_ST_INTERNAL, 0, "more than %u scheduling options in one execution", TSOIFY_MAX_OPTIONS);
   memcpy(&s->option_procs[base], procs, n * sizeof *procs);
-  s->n_options = base + n;
+  if (extra) s->option_procs[base + n] = (uint32_t)room_waiters, s->option_procs[base + n + 1] = (uint32_t)(room_waiters >> 32);
+  s->n_options = base + n + extra;
   uint32_t k = s->trail_len;
-  struct tsoify_choice *c = record(n, TSOIFY_CH_SCHEDULE | (int)flags);
+  struct tsoify_choice *c = record(n, TSOIFY_CH_SCHEDULE | (room_waiters ? TSOIFY_CH_ROOM_WAIT : 0u));
   c->options = base;
   if (k < s->prefix_len) return replayed(c, k, n);
   if (s->prefix_len == 0) sleep_active = 1;

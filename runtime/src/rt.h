@@ -88,7 +88,7 @@ extern const uint32_t __tsoify_default_model, __tsoify_default_bound;
 extern uint32_t rt_cur_loc;
 uint32_t rt_choose(uint32_t n, int kind);
 /* a scheduling choice among processes (threads, flush processes) */
-uint32_t rt_choose_proc(uint32_t n, const uint32_t *procs, uint32_t flags);
+uint32_t rt_choose_proc(uint32_t n, const uint32_t *procs, uint64_t room_waiters); /* waiters: bit t, t waits for room */
 /* a branch on a value built from wide nondet values (choice.c) */
 void rt_branch_choice(uint32_t taken);
 void rt_event(int kind, const void *addr, uint32_t size, uint64_t value, uint32_t loc, uint32_t aux,

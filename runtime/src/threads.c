@@ -166,12 +166,13 @@ static void schedule(int self_ok) {
       for (int t = 0; t < nthreads; t++) live += threads[t].state == T_RUNNABLE;
       rt_end(TSOIFY_ST_DEADLOCK, rt_cur_loc, "deadlock: %d thread%s blocked, none can run", live, live == 1 ? "" : "s");
     }
-    uint32_t flags = 0;
-    for (uint64_t full = s->por ? rt_mm_at_bound : 0; full && !flags; full &= full - 1) {
+    /* the threads that wait here for room in their full buffers */
+    uint64_t room_waiters = 0;
+    for (uint64_t full = s->por ? rt_mm_at_bound & runnable : 0; full; full &= full - 1) {
       int t = __builtin_ctzll(full);
-      if (threads[t].state == T_RUNNABLE && threads[t].need == NEED_ROOM) flags = TSOIFY_CH_ROOM_WAIT;
+      if (threads[t].need == NEED_ROOM) room_waiters |= 1ull << t;
     }
-    uint32_t c = rt_choose_proc((uint32_t)n, procs, flags);
+    uint32_t c = rt_choose_proc((uint32_t)n, procs, room_waiters);
     if (opt_entry[c] != UINT32_MAX) {
       int saved = rt_cur;
       rt_cur = opt_thread[c]; /* the flush is logged as the owner's event */

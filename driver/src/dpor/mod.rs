@@ -172,8 +172,9 @@ pub struct Node {
     /// an execution of the subtree had its event log cut: `variants` may
     /// lack some alternative
     pub variants_cut: bool,
-    /// a thread waits here for room in its full buffer (see `room_makers`)
-    pub room_wait: bool,
+    /// the threads that wait here for room in their full buffers, bit t
+    /// for thread t (see `room_makers`)
+    pub room_waiters: u64,
     /// a branch on a wide nondet value (option 1: taken): its options are
     /// its feasible sides, each run with inputs that take it (concolic.rs)
     pub branch: bool,
@@ -218,7 +219,12 @@ impl Node {
             explore_all: false,
             variants: vec![],
             variants_cut: false,
-            room_wait: c.kind & CH_ROOM_WAIT != 0,
+            room_waiters: if schedule && c.kind & CH_ROOM_WAIT != 0 {
+                let after = c.options as usize + c.count as usize;
+                option_procs[after] as u64 | (option_procs[after + 1] as u64) << 32
+            } else {
+                0
+            },
             branch: c.kind & 0xff == CH_BRANCH,
             model: None,
             inputs,
@@ -1362,14 +1368,14 @@ pub fn unflushed_at_the_end(path: &mut [Node], steps: &Steps, events: &[Event], 
 /// it may be the one that makes room, and which entry leaves decides what
 /// stays buffered (under PSO several may leave; the flushes commute as
 /// events, so no race shows the choice): every flush there of a thread
-/// that cannot run is tried (source DPOR: backtracked unless asleep;
-/// optimal: a synthetic one-step branch). A thread that is an option is
-/// not waiting, so its flushes make room for no one. The node says only
-/// that some thread waits, so a thread blocked for another reason (at its
-/// exit, waiting for its own flushes) gets its flushes tried too.
+/// that waits for room is tried (source DPOR: backtracked unless asleep;
+/// optimal: a synthetic one-step branch). The runtime names the waiting
+/// threads: the flushes of a thread blocked for another reason (at its
+/// exit, waiting for its own flushes) make room for no one here, and the
+/// reduction finds them where they race as it finds any other.
 pub fn room_makers(path: &mut [Node], optimal: bool) {
-    for node in path.iter_mut().filter(|n| n.room_wait && n.schedule) {
-        let waiting = |owner: u32| !node.options[..node.count as usize].contains(&owner);
+    for node in path.iter_mut().filter(|n| n.room_waiters != 0 && n.schedule) {
+        let waiting = |owner: u32| owner < 64 && node.room_waiters >> owner & 1 != 0;
         let flushes: Vec<u32> = (0..node.count).filter(|&o| crate::channel::flush_owner(node.options[o as usize]).is_some_and(waiting) && !node.asleep(node.options[o as usize])).collect();
         add_first_steps(node, flushes, optimal, false);
     }
