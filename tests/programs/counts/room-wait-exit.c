@@ -20,11 +20,10 @@ static void *c(void *arg) {
   return 0;
 }
 int main(void) {
+  void *(*body[2])(void *) = {b, c};
   pthread_t t[2];
-  pthread_create(&t[0], 0, b, 0);
-  pthread_create(&t[1], 0, c, 0);
-  pthread_join(t[0], 0);
-  pthread_join(t[1], 0);
+  for (int k = 0; k < 2; k++) pthread_create(&t[k], 0, body[k], 0);
+  for (int k = 0; k < 2; k++) pthread_join(t[k], 0);
   tsoify_outcome("r1=%d r2=%d", r1, r2);
   return 0;
 }
