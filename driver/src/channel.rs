@@ -480,9 +480,7 @@ impl CpuClaim {
         }
         None
     }
-}
 
-impl CpuClaim {
     /// Put `pids` (0: verify's own thread) on the claimed CPU, or give
     /// them back the CPUs verify had before (see `Handoff`).
     fn gather(&self, together: bool, pids: &[libc::pid_t]) {
@@ -498,7 +496,7 @@ impl CpuClaim {
 
 impl Drop for CpuClaim {
     fn drop(&mut self) {
-        unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &self.before) };
+        self.gather(false, &[0]);
     }
 }
 

@@ -7,8 +7,8 @@
 //! know about), each yield hands that process a whole time slice, and a
 //! search of 30 us executions ran at 1.5 ms each (25x slower). Then both
 //! sides had better sleep on their pipes and leave it to the scheduler
-//! where they run: unpinned, the same search ran at 35 us each (pinned and
-//! sleeping, 110 us: the busy process still took its share of the CPU).
+//! where they run: unpinned, the same search ran at 35-85 us each (pinned
+//! and sleeping, 70-120 us: the busy process still took its share).
 //!
 //! [`Handoff`] decides, execution by execution, which of the two to use
 //! (`channel::Server` pins or releases the processes and tells the worker).
@@ -26,7 +26,7 @@ pub struct Handoff {
     pinned: bool,
     /// yielding now (mirrored into the channel's `handoff` word)
     on: bool,
-    /// executions in the current window (while on) or left to sit out (while off)
+    /// executions in the current window (while on) or sat out so far (while off)
     count: u32,
     /// slow handovers in the current window
     slow: u32,

@@ -392,8 +392,8 @@ _Static_assert(offsetof(struct tsoify_shm, steps) == 136 && offsetof(struct tsoi
  * its pipe. The explorer clears `handoff` for a while when handovers get
  * slow (another process shares the CPU and each yield hands it a time
  * slice): the worker stamps `took_ns` when it takes a command and
- * `answered_ns` before it answers (driver/src/handoff.rs). The poster writes one byte to that pipe when the other side
- * sleeps. Bytes carry nothing: a woken side looks at the sequence number
+ * `answered_ns` before it answers (driver/src/handoff.rs). The poster
+ * writes one byte to that pipe when the other side sleeps. Bytes carry nothing: a woken side looks at the sequence number
  * and sleeps again if it has not moved, so a byte written for a sleep that
  * was called off does no harm. End of file on a pipe means the other side
  * is gone. */
