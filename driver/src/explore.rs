@@ -281,14 +281,19 @@ pub struct FoundRace {
 /// 2 executions unbounded, none of 44,000 in 60 s complete at K = 32).
 /// `--outcomes` (whose set depends on the bound), `--robustness`, a data
 /// race as the property and `--compare` search with the bound directly.
-pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut progress: impl FnMut(&Stats)) -> Result<Exploration> {
+///
+/// `progress` is called a few times a second with the search's statistics
+/// so far and, when the search is one of the two an unbounded-first
+/// search makes, which one it is (a person watching sees the count start
+/// again at the second).
+pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut progress: impl FnMut(&Stats, Option<&str>)) -> Result<Exploration> {
     let direct = !cfg.unbounded_first || cfg.model == 0 || cfg.bound == 0 || cfg.all || cfg.robustness || cfg.races == RaceCheck::Property;
     if direct {
-        return search(program, args, info, cfg, progress);
+        return search(program, args, info, cfg, |s| progress(s, None));
     }
     let started = Instant::now();
     let unbounded = Config { bound: 0, timeout: cfg.timeout.map(|t| t / 2), ..cfg.clone() };
-    let mut first = search(program, args, info, &unbounded, &mut progress)?;
+    let mut first = search(program, args, info, &unbounded, |s| progress(s, Some("unbounded buffers first")))?;
     let buffered = first.violation.as_ref().map(|v| if v.events_truncated { usize::MAX } else { most_buffered(&v.events) });
     let verdict = crate::report::verdict(&first);
     let carried_over = verdict.verdict == "SAFE" || buffered.is_some_and(|n| n <= cfg.bound as usize);
@@ -310,7 +315,8 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
         max_executions: cfg.max_executions.map(|m| m.saturating_sub(first.stats.executions).max(1)),
         ..cfg.clone()
     };
-    let mut bounded = search(program, args, info, &rest, progress)?;
+    let phase = format!("buffer size {}", cfg.bound);
+    let mut bounded = search(program, args, info, &rest, |s| progress(s, Some(&phase)))?;
     bounded.unbounded = Some(summary);
     Ok(bounded)
 }

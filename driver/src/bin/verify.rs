@@ -417,7 +417,7 @@ fn infer_fences(cli: &Cli, source: &Path, keep: &tempfile::TempDir) -> i32 {
             fail(e);
         }
         let info_path = keep.path().join(format!("info-{round}.json"));
-        let x = explore::explore(&out, &cli.args, &info_path, &cfg, |_| {}).unwrap_or_else(|e| fail(e));
+        let x = explore::explore(&out, &cli.args, &info_path, &cfg, |_, _| {}).unwrap_or_else(|e| fail(e));
         let info = ProgramInfo::read(&info_path);
         let failing = if cli.robustness { x.not_robust.as_ref().map(|(_, ev)| ev.clone()) } else { x.violation.as_ref().map(|v| v.events.clone()) };
         let Some(events) = failing else {
@@ -567,9 +567,10 @@ fn main() {
         b.set_style(indicatif::ProgressStyle::with_template("{spinner} {elapsed} {msg}").unwrap());
         b
     });
-    let result = explore::explore(&program, &cli.args, &info_path, &cfg, |s| {
+    let result = explore::explore(&program, &cli.args, &info_path, &cfg, |s, phase| {
         if let Some(b) = &bar {
-            b.set_message(format!("{} executions, {:.0}/s", s.executions, s.executions as f64 / s.seconds.max(1e-9)));
+            let phase = phase.map(|p| format!("{p}: ")).unwrap_or_default();
+            b.set_message(format!("{phase}{} executions, {:.0}/s", s.executions, s.executions as f64 / s.seconds.max(1e-9)));
             b.tick();
         }
     });
@@ -647,7 +648,7 @@ fn main() {
     if cli.stats {
         let none = (cfg.por != explore::Por::None).then(|| {
             let cfg = Config { por: explore::Por::None, all: true, ..cfg.clone() };
-            explore::explore(&program, &cli.args, &info_path, &cfg, |_| {}).unwrap_or_else(|e| fail(e)).stats
+            explore::explore(&program, &cli.args, &info_path, &cfg, |_, _| {}).unwrap_or_else(|e| fail(e)).stats
         });
         print!("{}", report::stats_text(&x.stats, x.por, none.as_ref()));
     }

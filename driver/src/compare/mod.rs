@@ -120,7 +120,7 @@ pub fn run(program: &Path, args: &[String], info: &Path, models: &[u32], bounds:
         if let Some(b) = &bar {
             b.set_message(name.clone());
         }
-        let x = explore::explore(program, args, info, &config_for(model, bound, settings), |s| {
+        let x = explore::explore(program, args, info, &config_for(model, bound, settings), |s, _| {
             if let Some(b) = &bar {
                 b.set_message(format!("{name}: {} executions", s.executions));
             }
