@@ -8,7 +8,10 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 pub const MAGIC: u32 = 0x54534f49;
-pub const VERSION: u32 = 19;
+pub const VERSION: u32 = 20;
+/// `probe` of a rotation probe, and its "no thread held back" (tsoify_channel.h)
+pub const PROBE_ROTATE: u32 = 0x8000_0000;
+pub const PROBE_NO_HELD: u32 = 0xff;
 pub const MAX_CHOICES: usize = 1 << 18;
 pub const MAX_EVENTS: usize = 1 << 17;
 pub const OUTCOME_BYTES: usize = 4096;
@@ -293,7 +296,7 @@ pub struct Shm {
     pub spurious: u32,
     /// 1 = an access of freed heap memory is no error (tsoify_channel.h)
     pub freed_ok: u32,
-    /// not 0: a probe execution seeded with it (see explore.rs, Probes)
+    /// not 0: a probe execution seeded with it, or a rotation probe (see explore.rs, Probes)
     pub probe: u32,
     pub n_options: u32,
     pub busy: u32,

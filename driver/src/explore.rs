@@ -42,7 +42,7 @@ pub struct Config {
     pub robustness: bool,
     /// look for data races in every execution (races.rs)
     pub races: RaceCheck,
-    /// run a probe execution (random priorities) every PROBE_EVERY
+    /// run a probe execution (random priorities, or turns) every PROBE_EVERY
     /// executions of the search, to find violations early (see `Probes`)
     pub probes: bool,
     /// under TSO or PSO with a bound, search with unbounded buffers first
@@ -66,8 +66,41 @@ pub const PROBE_EVERY: u64 = 8;
 /// execution), and ends the search. It runs with the nondet values of the
 /// search's next execution. One probe per PROBE_EVERY executions
 /// costs a SAFE answer an eighth more executions at most.
+///
+/// Every other probe, until they are all run, is a rotation probe
+/// (`rotation_probe`): threads take turns at every step, the opposite of
+/// PCT's few switches, for bugs that need the most alternation (GenMC's
+/// fib_bench: two threads each adding the other's value while a third
+/// waits to see the sum; a search meets that schedule after all those
+/// with fewer switches).
 struct Probes {
     run: u64,
+    /// PCT probes so far (each seeded with its number)
+    pct: u64,
+}
+
+/// The `k`-th rotation probe (runtime/src/choice.c `rotation_pick`), or
+/// None when all have run: main's first `setup` steps (its thread
+/// creations, in the common shape), the thread held back to the end (main
+/// itself, one of the first threads, or none), the steps of a turn (an
+/// update is a load or two and a store) and the thread the turns start
+/// after. The likeliest shapes first: main creating two or three threads.
+fn rotation_probe(k: u64) -> Option<u32> {
+    const SETUPS: [u32; 6] = [2, 3, 1, 4, 0, 5];
+    const HELD: [u32; 6] = [0, 1, 2, 3, 4, channel::PROBE_NO_HELD];
+    const QUANTA: [u32; 4] = [1, 2, 3, 4];
+    const STARTS: [u32; 2] = [0, 1];
+    let mut k = usize::try_from(k).ok()?;
+    let mut next = |n: usize| {
+        let i = k % n;
+        k /= n;
+        i
+    };
+    let start = STARTS[next(STARTS.len())];
+    let quantum = QUANTA[next(QUANTA.len())];
+    let held = HELD[next(HELD.len())];
+    let setup = *SETUPS.get(k)?;
+    Some(channel::PROBE_ROTATE | quantum << 24 | held << 16 | setup << 8 | start)
 }
 
 /// What the search does about data races.
@@ -349,7 +382,7 @@ fn search(program: &Path, args: &[String], info: &Path, cfg: &Config, mut progre
     crate::concolic::set_inputs(server.shm(), &search.inputs);
     let start = Instant::now();
     let mut last_progress = Instant::now();
-    let mut probes = Probes { run: 0 };
+    let mut probes = Probes { run: 0, pct: 0 };
     loop {
         let status = server.run()?;
         search.stats.executions += 1;
@@ -436,7 +469,13 @@ impl Probes {
         // assumptions (with none, every value is 0 and a program that
         // assumes a range never gets past it)
         crate::concolic::set_inputs(s, &search.inputs);
-        s.probe = (self.run as u32).max(1);
+        // odd runs: the rotations while they last; the rest: PCT, seeded
+        // with the run's number
+        let rotation = if self.run % 2 == 1 { rotation_probe(self.run / 2) } else { None };
+        s.probe = rotation.unwrap_or_else(|| {
+            self.pct += 1;
+            (self.pct as u32).max(1) & !channel::PROBE_ROTATE
+        });
         let status = server.run();
         server.shm().probe = 0;
         let status = status?;

@@ -21,7 +21,16 @@
 #define TSOIFY_U64 uint64_t __attribute__((aligned(8)))
 
 #define TSOIFY_CHANNEL_MAGIC   0x54534f49u /* "TSOI" */
-#define TSOIFY_CHANNEL_VERSION 19u
+#define TSOIFY_CHANNEL_VERSION 20u
+
+/* A rotation probe (shm->probe with TSOIFY_PROBE_ROTATE; choice.c): main
+ * runs its first SETUP steps, then the other threads take turns of QUANTUM
+ * steps, then the HELD thread (none: TSOIFY_PROBE_NO_HELD), then the rest
+ * of main; START is the thread id the first turn comes after. */
+#define TSOIFY_PROBE_ROTATE 0x80000000u
+#define TSOIFY_PROBE_NO_HELD 0xffu
+#define TSOIFY_PROBE_ROTATION(quantum, held, setup, start) \
+  (TSOIFY_PROBE_ROTATE | (uint32_t)(quantum) << 24 | (uint32_t)(held) << 16 | (uint32_t)(setup) << 8 | (uint32_t)(start))
 #define TSOIFY_MAX_CHOICES     (1u << 18)
 #define TSOIFY_MAX_EVENTS      (1u << 17)
 #define TSOIFY_OUTCOME_BYTES   4096u
@@ -304,7 +313,8 @@ struct tsoify_shm {
                           touches what the block held, as before the free; 0 = it ends the execution
                           as TSOIFY_ST_FREED */
   uint32_t probe;      /* not 0: a probe execution (no prefix, guide or sleepers): scheduling by
-                          random priorities seeded with it, value choices at random (choice.c) */
+                          random priorities seeded with it, value choices at random (choice.c);
+                          with TSOIFY_PROBE_ROTATE set, by round robin instead (TSOIFY_PROBE_*) */
   uint32_t n_options;  /* result: entries used in option_procs[] */
   uint32_t busy;       /* 1 while an execution runs (the worker died inside one if still set) */
   /* The handshake (see the protocol at the end of this file): a command and

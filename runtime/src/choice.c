@@ -68,6 +68,52 @@ static uint32_t probe_pick(uint32_t n, const uint32_t *procs) {
   return best;
 }
 
+/* Rotation probes (TSOIFY_PROBE_ROTATE): the opposite of PCT's few
+ * priority changes, a switch every few steps. Bugs such as GenMC's and
+ * SV-COMP's fib_bench and triangular need the most alternation there is:
+ * two threads taking turns at every update while an observer (main, or a
+ * thread main created last) waits until they are done; PCT almost never
+ * switches that often, and a depth-first search meets that schedule after
+ * all the ones with fewer switches. So: flushes first (every store reaches
+ * memory at once), main's first `setup` steps (creating the threads), then
+ * the threads but `held` and main in turns of `quantum` steps (an update
+ * is a load or two and a store), each turn going to the next thread after
+ * the last one's, then `held`, then the rest of main (whose end ends the
+ * execution). */
+static uint32_t rotation_main_steps; /* main's steps so far (per execution) */
+static uint32_t rotation_last;       /* the thread the current turn is */
+static uint32_t rotation_left;       /* steps left in the current turn */
+static int rotation_started;
+
+static uint32_t rotation_pick(uint32_t n, const uint32_t *procs) {
+  uint32_t probe = rt_shm->probe;
+  uint32_t held = probe >> 16 & 0xff, setup = probe >> 8 & 0xff, quantum = probe >> 24 & 0xf;
+  if (!rotation_started) rotation_started = 1, rotation_last = probe & 0xff;
+  for (uint32_t i = 0; i < n; i++)
+    if (procs[i] >= TSOIFY_FLUSH_PROC) return i;
+  uint32_t turn = n, same = n, held_at = n, main_at = n;
+  for (uint32_t i = 0; i < n; i++) {
+    uint32_t t = procs[i];
+    if (t == 0) main_at = i;
+    if (t == held) held_at = i;
+    if (t == 0 || t == held) continue;
+    if (t == rotation_last) same = i;
+    /* the next thread after the current turn's, cyclically */
+    if (turn == n || (t - rotation_last - 1) % RT_MAX_THREADS < (procs[turn] - rotation_last - 1) % RT_MAX_THREADS) turn = i;
+  }
+  if (main_at < n && rotation_main_steps < setup) {
+    turn = main_at;
+  } else if (same < n && rotation_left > 0) {
+    turn = same, rotation_left--;
+  } else if (turn < n) {
+    rotation_last = procs[turn], rotation_left = quantum > 1 ? quantum - 1 : 0;
+  } else {
+    turn = held_at < n ? held_at : main_at < n ? main_at : 0;
+  }
+  if (procs[turn] == 0) rotation_main_steps++;
+  return turn;
+}
+
 /* ---- sleep sets and the guide (see tsoify_channel.h) ---- */
 
 /* Per execution (the data segment is restored between executions). */
@@ -250,7 +296,7 @@ uint32_t rt_choose_proc(uint32_t n, const uint32_t *procs, uint64_t room_waiters
       if (procs[i] == want) v = i;
     if (v == n) guide_broken();
   } else if (n > 1 && !s->guide_len && !s->n_sleepers) {
-    v = s->probe ? probe_pick(n, procs) : standalone_pick(n);
+    v = s->probe & TSOIFY_PROBE_ROTATE ? rotation_pick(n, procs) : s->probe ? probe_pick(n, procs) : standalone_pick(n);
   }
   for (uint32_t i = 0; i < n && v == n; i++)
     if (!asleep(procs[i])) v = i;

@@ -53,8 +53,10 @@ struct Cli {
     max_executions: Option<u64>,
     /// Bug-first probes: every 8 executions of the search, also run the
     /// program once from the start scheduled by random thread priorities
-    /// (PCT), to find violations that the depth-first search reaches late,
-    /// such as one thread running after twenty others. A probe's violation
+    /// (PCT), or (every other probe, at first) by threads taking turns, to
+    /// find violations that the depth-first search reaches late, such as
+    /// one thread running after twenty others, or two threads alternating
+    /// at every update while a third waits to check. A probe's violation
     /// is real and ends the search; probes never count toward SAFE. Costs a
     /// SAFE answer at most an eighth more executions. On with --svcomp.
     #[arg(long)]
@@ -642,7 +644,7 @@ fn main() {
         }
         if s.probes > 0 {
             let by = if s.found_by_probe { "; the violation is from the last of them" } else { "" };
-            println!("probes: {} executions by random priorities beside the search{by}", s.probes);
+            println!("probes: {} executions by random priorities or by turns beside the search{by}", s.probes);
         }
     }
     if cli.stats {
