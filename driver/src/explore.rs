@@ -51,8 +51,21 @@ pub struct Config {
     pub unbounded_first: bool,
 }
 
-/// Executions of the search per probe execution.
+/// Executions of the search per probe execution, at first.
 pub const PROBE_EVERY: u64 = 8;
+
+/// Executions after which the probes thin out: PROBE_EVERY apart until
+/// then (every rotation probe has run by then, and as many PCT probes),
+/// then twice as far apart each time the search doubles its length, so
+/// that a long search pays 256 probes per doubling (a quarter of a
+/// percent more executions at a million) where a short one pays an eighth.
+pub const PROBES_THIN_OUT_AFTER: u64 = 4096;
+
+/// Whether a probe runs after the search's `executions`-th execution.
+pub fn probe_due(executions: u64) -> bool {
+    let doublings = (executions / PROBES_THIN_OUT_AFTER).checked_ilog2().map_or(0, |l| l + 1);
+    executions.is_multiple_of(PROBE_EVERY << doublings.min(40))
+}
 
 /// Bug-first probes. A depth-first search reaches a violation that needs a
 /// thread to run after twenty others only after exploring their
@@ -64,8 +77,9 @@ pub const PROBE_EVERY: u64 = 8;
 /// nothing in the search: its execution is not analysed and not counted as
 /// one of the search's; only a violation it shows is kept (it is a real
 /// execution), and ends the search. It runs with the nondet values of the
-/// search's next execution. One probe per PROBE_EVERY executions
-/// costs a SAFE answer an eighth more executions at most.
+/// search's next execution. One probe per PROBE_EVERY executions, fewer
+/// as the search goes on (`probe_due`), costs a SAFE answer an eighth more
+/// executions at most. On by default (`verify --no-probes`).
 ///
 /// Every other probe, until they are all run, is a rotation probe
 /// (`rotation_probe`): threads take turns at every step, the opposite of
@@ -455,7 +469,7 @@ impl Probes {
     fn due(&self, cfg: &Config, stats: &Stats) -> bool {
         // (with --outcomes or --robustness every execution is wanted, and
         // the search's own reach them)
-        cfg.probes && !cfg.all && !cfg.robustness && stats.executions.is_multiple_of(PROBE_EVERY)
+        cfg.probes && !cfg.all && !cfg.robustness && probe_due(stats.executions)
     }
 
     /// Run a probe; true when it showed a violation (kept in `search`).
@@ -957,4 +971,27 @@ fn set_sleepers(s: &mut channel::Shm, sleepers: &mut Vec<Rc<Step>>) {
     }
     s.n_sleepers = sent.len() as u32;
     *sleepers = sent;
+}
+
+#[cfg(test)]
+mod probe_schedule_tests {
+    use super::{probe_due, PROBES_THIN_OUT_AFTER, PROBE_EVERY};
+
+    fn probes_in(n: u64) -> u64 {
+        (1..n).filter(|&k| probe_due(k)).count() as u64
+    }
+
+    #[test]
+    fn one_in_eight_at_first_then_fewer_per_execution_as_the_search_doubles() {
+        // (the search's first executions: PROBE_EVERY apart, as before)
+        assert_eq!(probes_in(PROBES_THIN_OUT_AFTER), (PROBES_THIN_OUT_AFTER - 1) / PROBE_EVERY);
+        assert!(probe_due(8) && !probe_due(12) && probe_due(4088));
+        // then 16 apart up to twice that, 32 apart up to four times, ...
+        assert!(!probe_due(4104) && probe_due(4112) && !probe_due(8208) && probe_due(8224));
+        let per_doubling = |from: u64| probes_in(2 * from) - probes_in(from);
+        assert_eq!(per_doubling(4096), 256);
+        assert_eq!(per_doubling(1 << 20), 256);
+        // a long search: well under 1% more executions
+        assert!(probes_in(1_000_000) * 100 < 1_000_000, "{}", probes_in(1_000_000));
+    }
 }

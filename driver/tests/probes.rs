@@ -1,4 +1,5 @@
-//! Bug-first probes (`verify --probes`, explore.rs `Probes`): executions
+//! Bug-first probes (on by default, `verify --no-probes` turns them off;
+//! explore.rs `Probes`): executions
 //! by random thread priorities beside the depth-first search, which find a
 //! violation that needs one thread to run after twenty others long before
 //! the search would, and change nothing in the search itself.
@@ -18,7 +19,7 @@ fn executions(out: &str) -> u64 {
 #[test]
 fn a_probe_finds_the_thread_that_must_run_last() {
     // the search alone: nowhere near it after thousands of executions
-    let (code, out, err) = run_verify(&["--model", "sc", "--max-executions", "3000", &program()]);
+    let (code, out, err) = run_verify(&["--model", "sc", "--no-probes", "--max-executions", "3000", &program()]);
     assert_eq!(code, 2, "{out}{err}");
     assert!(out.starts_with("UNKNOWN"), "{out}");
     let (code, out, err) = run_verify(&["--model", "sc", "--probes", &program()]);
@@ -38,9 +39,15 @@ fn probes_change_nothing_in_the_search() {
     for model in ["sc", "tso", "pso"] {
         for por in ["optimal", "source"] {
             let plain = ["--model", model, "--por", por, "-DN=3", "-DSAFE", &p];
-            let (code, out, err) = run_verify(&plain);
+            let without: Vec<&str> = plain.iter().copied().chain(["--no-probes"]).collect();
+            let (code, out, err) = run_verify(&without);
             assert_eq!(code, 0, "{model} {por}: {out}{err}");
             assert!(!out.contains("probes:"), "{model} {por}: {out}");
+            // (on by default; --probes also prints how many ran)
+            let (code, quiet, err) = run_verify(&plain);
+            assert_eq!(code, 0, "{model} {por}: {quiet}{err}");
+            assert!(!quiet.contains("probes:"), "{model} {por}: only asked for or finding, a probe is mentioned: {quiet}");
+            assert_eq!(executions(&quiet), executions(&out), "{model} {por}: {out}\n{quiet}");
             let with: Vec<&str> = plain.iter().copied().chain(["--probes"]).collect();
             let (code, probed, err) = run_verify(&with);
             assert_eq!(code, 0, "{model} {por} with probes: {probed}{err}");
@@ -75,10 +82,11 @@ fn a_probe_finds_it_under_tso_and_pso() {
 fn a_rotation_probe_finds_the_most_alternating_schedule() {
     let p = repo().join("tests/programs/probes/turns.c").display().to_string();
     for model in ["sc", "tso", "pso"] {
-        let (code, out, err) = run_verify(&["--model", model, "--max-executions", "3000", &p]);
+        let (code, out, err) = run_verify(&["--model", model, "--no-probes", "--max-executions", "3000", &p]);
         assert_eq!(code, 2, "{model}: {out}{err}");
         assert!(out.starts_with("UNKNOWN"), "{model}: {out}");
-        let (code, out, err) = run_verify(&["--model", model, "--probes", &p]);
+        // (probes are on by default)
+        let (code, out, err) = run_verify(&["--model", model, &p]);
         assert_eq!(code, 1, "{model}: {out}{err}");
         assert!(out.contains("the violation is from the last of them"), "{model}: {out}");
         assert!(executions(&out) < 1000, "{model}: {out}");

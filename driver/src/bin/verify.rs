@@ -51,16 +51,22 @@ struct Cli {
     /// violation was found). With --compare: per configuration.
     #[arg(long)]
     max_executions: Option<u64>,
-    /// Bug-first probes: every 8 executions of the search, also run the
+    /// Bug-first probes (the default; this also prints how many ran): every
+    /// 8 executions of the search, fewer as it goes on, also run the
     /// program once from the start scheduled by random thread priorities
     /// (PCT), or (every other probe, at first) by threads taking turns, to
     /// find violations that the depth-first search reaches late, such as
     /// one thread running after twenty others, or two threads alternating
     /// at every update while a third waits to check. A probe's violation
     /// is real and ends the search; probes never count toward SAFE. Costs a
-    /// SAFE answer at most an eighth more executions. On with --svcomp.
-    #[arg(long)]
+    /// SAFE answer at most an eighth more executions (a quarter of a
+    /// percent at a million).
+    #[arg(long, conflicts_with = "no_probes")]
     probes: bool,
+    /// No bug-first probes: only the depth-first search runs (its first
+    /// violation is the one reported)
+    #[arg(long)]
+    no_probes: bool,
     /// Search with the --buffer-size bound from the start. By default, under
     /// TSO and PSO with a bound K, verify first searches with unbounded
     /// buffers: every execution that buffers at most K stores per thread is
@@ -365,8 +371,7 @@ fn search_config(cli: &Cli, model: u32, no_data_race: bool) -> Config {
             _ => Property::AnyFailure,
         },
         robustness: cli.robustness,
-        // (SV-COMP scores a found violation: probes are on there)
-        probes: cli.probes || cli.svcomp,
+        probes: !cli.no_probes,
         unbounded_first: !cli.direct_bound,
         races: match cli.races {
             _ if no_data_race => RaceCheck::Property,
@@ -642,7 +647,8 @@ fn main() {
         if let Some(u) = &x.unbounded {
             println!("unbounded first: {}", u.note(cli.buffer_size));
         }
-        if s.probes > 0 {
+        // (asked for, or they found the violation; --stats lists them too)
+        if s.probes > 0 && (cli.probes || cli.stats || s.found_by_probe) {
             let by = if s.found_by_probe { "; the violation is from the last of them" } else { "" };
             println!("probes: {} executions by random priorities or by turns beside the search{by}", s.probes);
         }
