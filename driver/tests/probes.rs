@@ -93,6 +93,6 @@ fn a_rotation_probe_finds_the_most_alternating_schedule() {
         // the trace shows the turns: the counters grow as Fibonacci numbers,
         // and the checker reads the last of them
         assert!(out.contains(" = 89 ") && out.contains(" = 144 "), "{model}: {out}");
-        assert!(out.contains("T3      turns.c:38  load a -> 144") || out.contains("T3      turns.c:38  load b -> 144"), "{model}: {out}");
+        assert!(out.contains("T3      turns.c:28  load a -> 144") || out.contains("T3      turns.c:28  load b -> 144"), "{model}: {out}");
     }
 }

@@ -12,22 +12,12 @@
 
 atomic_int a = 1, b = 1;
 
-static void *grow_a(void *arg) {
-  (void)arg;
+/* each thread adds both counters into its own one */
+static void *grow(void *counter) {
   for (int k = 0; k < ROUNDS; k++) {
     int x = atomic_load_explicit(&a, memory_order_relaxed);
     int y = atomic_load_explicit(&b, memory_order_relaxed);
-    atomic_store_explicit(&a, x + y, memory_order_relaxed);
-  }
-  return 0;
-}
-
-static void *grow_b(void *arg) {
-  (void)arg;
-  for (int k = 0; k < ROUNDS; k++) {
-    int x = atomic_load_explicit(&a, memory_order_relaxed);
-    int y = atomic_load_explicit(&b, memory_order_relaxed);
-    atomic_store_explicit(&b, x + y, memory_order_relaxed);
+    atomic_store_explicit((atomic_int *)counter, x + y, memory_order_relaxed);
   }
   return 0;
 }
@@ -41,8 +31,8 @@ static void *check(void *arg) {
 
 int main(void) {
   pthread_t t1, t2, t3;
-  pthread_create(&t1, 0, grow_a, 0);
-  pthread_create(&t2, 0, grow_b, 0);
+  pthread_create(&t1, 0, grow, &a);
+  pthread_create(&t2, 0, grow, &b);
   pthread_create(&t3, 0, check, 0);
   pthread_join(t1, 0);
   pthread_join(t2, 0);
