@@ -42,13 +42,26 @@ pub struct Config {
     pub robustness: bool,
     /// look for data races in every execution (races.rs)
     pub races: RaceCheck,
-    /// run a probe execution (random priorities, or turns) every PROBE_EVERY
-    /// executions of the search, to find violations early (see `Probes`)
-    pub probes: bool,
+    /// run probe executions (random priorities, or turns) beside the
+    /// search, to find violations early (see `Probes`)
+    pub probes: Probing,
     /// under TSO or PSO with a bound, search with unbounded buffers first
     /// and search with the bound only if that answer does not carry over
     /// (see `explore`)
     pub unbounded_first: bool,
+}
+
+/// How often probes run beside the search.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Probing {
+    Off,
+    /// every PROBE_EVERY executions, fewer as the search gets long
+    /// (`probe_due`): what an answer that may well be SAFE can afford
+    ThinningOut,
+    /// every PROBE_EVERY executions throughout (asked for, or SV-COMP,
+    /// which scores a violation found: some need thousands of PCT probes,
+    /// SV-COMP pthread-nondet/nondet-loop-bound-1 under TSO about 2,500)
+    Steady,
 }
 
 /// Executions of the search per probe execution, at first.
@@ -78,8 +91,9 @@ pub fn probe_due(executions: u64) -> bool {
 /// one of the search's; only a violation it shows is kept (it is a real
 /// execution), and ends the search. It runs with the nondet values of the
 /// search's next execution. One probe per PROBE_EVERY executions, fewer
-/// as the search goes on (`probe_due`), costs a SAFE answer an eighth more
-/// executions at most. On by default (`verify --no-probes`).
+/// as the search goes on by default (`probe_due`), costs a SAFE answer an
+/// eighth more executions at most. On by default (`verify --no-probes`;
+/// `--probes` and `--svcomp` keep the rate: `Probing`).
 ///
 /// Every other probe, until they are all run, is a rotation probe
 /// (`rotation_probe`): threads take turns at every step, the opposite of
@@ -469,7 +483,12 @@ impl Probes {
     fn due(&self, cfg: &Config, stats: &Stats) -> bool {
         // (with --outcomes or --robustness every execution is wanted, and
         // the search's own reach them)
-        cfg.probes && !cfg.all && !cfg.robustness && probe_due(stats.executions)
+        let due = match cfg.probes {
+            Probing::Off => false,
+            Probing::ThinningOut => probe_due(stats.executions),
+            Probing::Steady => stats.executions.is_multiple_of(PROBE_EVERY),
+        };
+        due && !cfg.all && !cfg.robustness
     }
 
     /// Run a probe; true when it showed a violation (kept in `search`).

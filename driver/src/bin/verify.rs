@@ -51,16 +51,17 @@ struct Cli {
     /// violation was found). With --compare: per configuration.
     #[arg(long)]
     max_executions: Option<u64>,
-    /// Bug-first probes (the default; this also prints how many ran): every
-    /// 8 executions of the search, fewer as it goes on, also run the
+    /// Bug-first probes, at a steady rate (by default fewer as the search
+    /// gets long; with --svcomp steady too), and print how many ran: every
+    /// 8 executions of the search, also run the
     /// program once from the start scheduled by random thread priorities
     /// (PCT), or (every other probe, at first) by threads taking turns, to
     /// find violations that the depth-first search reaches late, such as
     /// one thread running after twenty others, or two threads alternating
     /// at every update while a third waits to check. A probe's violation
     /// is real and ends the search; probes never count toward SAFE. Costs a
-    /// SAFE answer at most an eighth more executions (a quarter of a
-    /// percent at a million).
+    /// SAFE answer an eighth more executions (by default at most that, a
+    /// quarter of a percent at a million).
     #[arg(long, conflicts_with = "no_probes")]
     probes: bool,
     /// No bug-first probes: only the depth-first search runs (its first
@@ -371,7 +372,12 @@ fn search_config(cli: &Cli, model: u32, no_data_race: bool) -> Config {
             _ => Property::AnyFailure,
         },
         robustness: cli.robustness,
-        probes: !cli.no_probes,
+        probes: match () {
+            _ if cli.no_probes => explore::Probing::Off,
+            // (asked for, or SV-COMP, which scores a found violation)
+            _ if cli.probes || cli.svcomp => explore::Probing::Steady,
+            _ => explore::Probing::ThinningOut,
+        },
         unbounded_first: !cli.direct_bound,
         races: match cli.races {
             _ if no_data_race => RaceCheck::Property,
