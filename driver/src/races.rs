@@ -104,6 +104,17 @@ struct Last {
     event: usize,
 }
 
+/// The positions of the set bits of `mask`, lowest first.
+fn bits(mut mask: u128) -> impl Iterator<Item = usize> {
+    std::iter::from_fn(move || {
+        (mask != 0).then(|| {
+            let u = mask.trailing_zeros() as usize;
+            mask &= mask - 1;
+            u
+        })
+    })
+}
+
 /// Kinds of access kept per byte and thread: index `write * 2 + atomic`.
 fn kind(write: bool, atomic: bool) -> usize {
     write as usize * 2 + atomic as usize
@@ -132,10 +143,15 @@ struct State {
     /// written to memory, oldest first
     buffered: HashMap<u32, VecDeque<(usize, usize)>>,
     /// per byte: per thread, the last access of each kind
-    /// (the `threads` entries of a byte lie together in `lasts`, from the
-    /// offset `history` holds for it)
+    /// (the `threads` entries of a byte lie together in `lasts`, from
+    /// `threads` times the slot `history` holds for it)
     history: HashMap<u64, usize>,
     lasts: Vec<[Last; 4]>,
+    /// per byte (by its slot): the threads that
+    /// have accessed it, so a check looks at those rows only (a bit may
+    /// stay set after a rewind; its row then holds no access, which the
+    /// check sees). Unused with more than 128 threads.
+    accessed: Vec<u128>,
     threads: usize,
     races: Vec<Race>,
     /// how to take back each change since the log was last cut (only
@@ -162,7 +178,8 @@ enum Undo {
     /// a thread's own entry went up by one
     Tick(usize),
     InBlock(usize, bool),
-    /// a byte got its first history entries (`lasts` had this length)
+    /// a byte got its first history entries, in this slot (`accessed`
+    /// had this length)
     History(u64, usize),
     Last(usize, usize, Last),
     Race,
@@ -180,6 +197,7 @@ impl State {
         State {
             history: HashMap::with_capacity_and_hasher(bytes, Default::default()),
             lasts: Vec::with_capacity(bytes * threads),
+            accessed: Vec::with_capacity(bytes),
             threads,
             logging,
             ..State::default()
@@ -245,9 +263,10 @@ impl State {
                 Undo::Clock(slot, old) => *self.clock_mut(slot) = old.unwrap_or_default(),
                 Undo::Tick(t) => self.clocks[t][t] -= 1,
                 Undo::InBlock(t, b) => self.in_block[t] = b,
-                Undo::History(b, len) => {
+                Undo::History(b, slot) => {
                     self.history.remove(&b);
-                    self.lasts.truncate(len);
+                    self.lasts.truncate(slot * self.threads);
+                    self.accessed.truncate(slot);
                 }
                 Undo::Last(at, k, last) => self.lasts[at][k] = last,
                 Undo::Race => {
@@ -307,33 +326,36 @@ impl Checker<'_, '_> {
         let mut found: Option<(usize, bool, bool)> = None;
         let n = st.threads;
         for b in e.addr..e.addr + e.size.max(1) as u64 {
-            let at_byte = match st.history.get(&b) {
+            let slot = match st.history.get(&b) {
                 Some(&a) => a,
                 None => {
-                    let len = st.lasts.len();
-                    st.log(|_| Undo::History(b, len));
-                    st.history.insert(b, len);
-                    st.lasts.resize(len + n, [Last::default(); 4]);
-                    len
+                    let slot = st.accessed.len();
+                    st.log(|_| Undo::History(b, slot));
+                    st.history.insert(b, slot);
+                    st.lasts.resize((slot + 1) * n, [Last::default(); 4]);
+                    st.accessed.push(0);
+                    slot
                 }
             };
-            if found.is_none() {
-                'threads: for (u, lasts) in st.lasts[at_byte..at_byte + n].iter().enumerate() {
-                    if u == t {
-                        continue;
-                    }
-                    for (k, last) in lasts.iter().enumerate() {
-                        let (w, a) = (k >= 2, k & 1 == 1);
-                        if last.epoch != 0 && (w || write) && !(a && atomic) && at(&st.clocks[t], u) < last.epoch {
-                            found = Some((last.event, w, a));
-                            break 'threads;
-                        }
-                    }
-                }
+            let at_byte = slot * n;
+            let accessed = &mut st.accessed[slot];
+            let others = if n <= 128 { *accessed & !(1u128 << t) } else { u128::MAX };
+            if n <= 128 {
+                *accessed |= 1u128 << t;
             }
-            let (slot, k) = (at_byte + t, kind(write, atomic));
-            st.log(|s| Undo::Last(slot, k, s.lasts[slot][k]));
-            st.lasts[slot][k] = Last { epoch, event: i };
+            if found.is_none() {
+                // thread u's last accesses of each kind that race with this one
+                let racing = |u: usize| {
+                    st.lasts[at_byte + u].iter().enumerate().find_map(|(k, last)| {
+                        let (w, a) = (k >= 2, k & 1 == 1);
+                        (last.epoch != 0 && (w || write) && !(a && atomic) && at(&st.clocks[t], u) < last.epoch).then_some((last.event, w, a))
+                    })
+                };
+                found = if n <= 128 { bits(others).find_map(racing) } else { (0..n).filter(|&u| u != t).find_map(racing) };
+            }
+            let (row, k) = (at_byte + t, kind(write, atomic));
+            st.log(|s| Undo::Last(row, k, s.lasts[row][k]));
+            st.lasts[row][k] = Last { epoch, event: i };
         }
         if let Some((j, w, a)) = found {
             let race = Race { first: self.access(j, w, a), second: self.access(i, write, atomic) };
