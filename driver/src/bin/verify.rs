@@ -528,15 +528,21 @@ fn compare(cli: &Cli, program: &Path, info_path: &Path, warnings: Vec<String>) -
 }
 
 /// mimalloc v3's `mi_option_purge_delay` (the crate names only older
-/// options; the number is its place in mimalloc.h's `mi_option_e`).
+/// options; the number is its place in mimalloc.h's `mi_option_e`), and
+/// its default there: an option found with another value is not it.
 const MI_OPTION_PURGE_DELAY: libmimalloc_sys::mi_option_t = 15;
+const MI_PURGE_DELAY_DEFAULT: std::ffi::c_long = 1000;
 
 fn main() {
-    // Freed memory stays ours: purged pages (after 10 ms by default) came
+    // Freed memory stays ours: purged pages (a while after they were freed) came
     // back as fresh transparent huge pages the kernel zeroed, 2 MiB at a
     // time, as the wakeup trees grew and shrank: 5% of a lastzero run's
     // time. The search's peak is what it keeps anyway.
-    unsafe { libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, -1) };
+    unsafe {
+        if libmimalloc_sys::mi_option_get(MI_OPTION_PURGE_DELAY) == MI_PURGE_DELAY_DEFAULT {
+            libmimalloc_sys::mi_option_set(MI_OPTION_PURGE_DELAY, -1);
+        }
+    }
     // behave like a Unix tool when the reader of our output goes away (| head)
     unsafe { libc::signal(libc::SIGPIPE, libc::SIG_DFL) };
     let mut cli: Cli = tsoify::cli::parse();
