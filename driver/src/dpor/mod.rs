@@ -742,9 +742,9 @@ impl<'a> Execution<'a> {
     /// Some event of some step of `before` happens before some event of
     /// step b, where b stands for the rest of the atomic block it ends in
     /// (see block_rest).
-    fn step_hb(&self, mut before: impl Iterator<Item = usize>, b: usize) -> bool {
+    fn step_hb(&self, before: &[usize], b: usize) -> bool {
         let reach = self.reach(b);
-        before.any(|a| {
+        before.iter().any(|&a| {
             let after = self.roots(a).iter().any(|&(q, v)| reach[q] >= v);
             debug_assert_eq!(after, self.steps.span(b).any(|y| self.steps.events(a).any(|x| self.hb(x, y))));
             after
@@ -1076,17 +1076,17 @@ pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analys
         // at least), and what it touches after a read depends on the value
         // read: its footprint in the reversal is unknown (see Seq::open).
         let open = x.steps.in_block(si).then_some(si);
-        let seq = Seq::new(&x, v, open);
+        let seq = Seq { x: &x, steps: v, front: 0, open, summary: std::cell::OnceCell::new() };
         let node = &path[k];
         if node.sleep.iter().chain(&node.explored).any(|z| seq.covered_by_sleeper(z)) {
             if debug_por() {
-                eprintln!("redundant (sleeper) race {j} -> {i} at node {k}: v = {:?}", seq.live().map(|s| (x.steps.proc[s], x.steps.start[s])).collect::<Vec<_>>());
+                eprintln!("redundant (sleeper) race {j} -> {i} at node {k}: v = {:?}", seq.live().iter().map(|&s| (x.steps.proc[s], x.steps.start[s])).collect::<Vec<_>>());
             }
             out.redundant += 1;
             continue;
         }
         if debug_por() {
-            eprintln!("race {j} -> {i} at node {k}: v = {:?}", seq.live().map(|s| (x.steps.proc[s], x.steps.start[s])).collect::<Vec<_>>());
+            eprintln!("race {j} -> {i} at node {k}: v = {:?}", seq.live().iter().map(|&s| (x.steps.proc[s], x.steps.start[s])).collect::<Vec<_>>());
         }
         let Some((at, rest)) = place(&path[k].wut, seq) else {
             if debug_por() {
@@ -1096,8 +1096,7 @@ pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analys
             continue;
         };
         let mut chain: Option<WNode> = None;
-        let rest_steps: Vec<usize> = rest.live().collect();
-        for &s in rest_steps.iter().rev() {
+        for &s in rest.live().iter().rev() {
             let mut step = described[s].get_or_insert_with(|| Rc::new(x.steps.describe(s, path, events, x.last_ends))).clone();
             if rest.open == Some(s) {
                 step = Rc::new(Step { open: true, reread: true, values: vec![], ..(*step).clone() });
@@ -1139,16 +1138,15 @@ fn room_in_reversal(x: &Execution, events: &[Event], i: usize, sj: usize, si: us
 /// A sequence of steps of one execution (a wakeup sequence being inserted).
 struct Seq<'a> {
     x: &'a Execution<'a>,
-    /// the steps in order, DROPPED where `drop_first_of` took one out: it
-    /// is called once per level of a wakeup branch the sequence goes down
-    /// (`place`), and shifting the rest each time made a long branch cost
-    /// its length squared (SV-COMP pthread/indexer: most of the search's
-    /// time went into moving step numbers)
+    /// the sequence is `steps[front..]` (`live`): `drop_first_of` takes a
+    /// step out by moving the ones before it up one place, and it is called
+    /// once per level of a wakeup branch the sequence goes down (`place`),
+    /// where the step is nearly always the first. Removing it by shifting
+    /// the rest down made a long branch cost its length squared (SV-COMP
+    /// pthread/indexer: most of the search's time went into moving step
+    /// numbers).
     steps: Vec<usize>,
-    /// the first position not DROPPED (`steps.len()` when none is left)
     front: usize,
-    /// how many are not DROPPED
-    left: usize,
     /// the step (an atomic block, the last of a reversal) whose footprint
     /// in the sequence is unknown: it reads other values than in the
     /// execution it comes from. It counts as dependent with every step
@@ -1161,31 +1159,15 @@ struct Seq<'a> {
     summary: std::cell::OnceCell<FootprintSummary>,
 }
 
-/// A place in `Seq::steps` whose step was dropped.
-const DROPPED: usize = usize::MAX;
-
 impl<'a> Seq<'a> {
-    fn new(x: &'a Execution<'a>, steps: Vec<usize>, open: Option<usize>) -> Seq<'a> {
-        Seq { x, left: steps.len(), steps, front: 0, open, summary: std::cell::OnceCell::new() }
+    /// The steps of the sequence, in order.
+    fn live(&self) -> &[usize] {
+        &self.steps[self.front..]
     }
 
-    /// The steps left, in order.
-    fn live(&self) -> impl DoubleEndedIterator<Item = usize> + '_ {
-        self.steps[self.front..].iter().copied().filter(|&s| s != DROPPED)
-    }
-
-    /// The steps left before position `n` of `steps`.
-    fn live_before(&self, n: usize) -> impl Iterator<Item = usize> + '_ {
-        self.steps[self.front..n].iter().copied().filter(|&s| s != DROPPED)
-    }
-
-    fn is_empty(&self) -> bool {
-        self.left == 0
-    }
-
-    /// The position in `steps` of the first step of `proc` left.
+    /// The position in `live` of the first step of `proc`.
     fn first_of(&self, proc: u32) -> Option<usize> {
-        (self.front..self.steps.len()).find(|&n| self.steps[n] != DROPPED && self.x.steps.proc[self.steps[n]] == proc)
+        self.live().iter().position(|&s| self.x.steps.proc[s] == proc)
     }
 
     /// Can `z` go first: it is the first step of its process in the
@@ -1193,12 +1175,12 @@ impl<'a> Seq<'a> {
     /// process is not in the sequence and its step is independent of all of it.
     fn weak_initial(&self, z: &Step) -> bool {
         match self.first_of(z.proc) {
-            Some(n) if self.open == Some(self.steps[n]) => n == self.front,
-            Some(n) => !self.x.step_hb(self.live_before(n), self.steps[n]),
+            Some(n) if self.open == Some(self.live()[n]) => n == 0,
+            Some(n) => !self.x.step_hb(&self.live()[..n], self.live()[n]),
             None => {
                 self.open.is_none()
                     && ((!z.open && !z.touched().meets(self.summary()))
-                        || !self.live().any(|s| self.x.steps.events(s).any(|m| self.conflicts(z, m))))
+                        || !self.live().iter().any(|&s| self.x.steps.events(s).any(|m| self.conflicts(z, m))))
             }
         }
     }
@@ -1207,7 +1189,7 @@ impl<'a> Seq<'a> {
     fn summary(&self) -> &FootprintSummary {
         self.summary.get_or_init(|| {
             let mut t = FootprintSummary::default();
-            for s in self.live() {
+            for &s in self.live() {
                 for m in self.x.steps.events(s) {
                     t.add(&self.x.events[m].fp);
                 }
@@ -1241,7 +1223,7 @@ impl<'a> Seq<'a> {
             // deferred it back: fuzz.py --atomic seed 1206, program 40)
             return !z.block && self.weak_initial(z);
         };
-        let sn = self.steps[n];
+        let sn = self.live()[n];
         if self.open == Some(sn) {
             return self.weak_initial(z);
         }
@@ -1252,18 +1234,17 @@ impl<'a> Seq<'a> {
             return self.weak_initial(z);
         }
         let first = ev.start..ev.start + m;
-        !self.live_before(n).any(|l| self.x.steps.events(l).any(|a| first.clone().any(|b| self.x.hb(a, b))))
+        !self.live()[..n].iter().any(|&l| self.x.steps.events(l).any(|a| first.clone().any(|b| self.x.hb(a, b))))
     }
 
     /// Let `z` go first: what is left of the sequence after it.
     fn drop_first_of(&mut self, z: &Step) {
         if let Some(n) = self.first_of(z.proc) {
-            if self.open == Some(std::mem::replace(&mut self.steps[n], DROPPED)) {
+            let (front, s) = (self.front, self.live()[n]);
+            self.steps.copy_within(front..front + n, front + 1);
+            self.front += 1;
+            if self.open == Some(s) {
                 self.open = None;
-            }
-            self.left -= 1;
-            while self.front < self.steps.len() && self.steps[self.front] == DROPPED {
-                self.front += 1;
             }
         }
     }
@@ -1290,7 +1271,7 @@ fn place<'a>(mut children: &[WNode], mut w: Seq<'a>) -> Option<(Vec<usize>, Seq<
                 // footprint is unknown is no such promise: the sequences
                 // it was taken to cover once went unexplored, each
                 // deferring to another, tests/programs/atomic-por/block-leaf.c)
-                if w.is_empty() || (c.children.is_empty() && !c.step.reread) {
+                if w.live().is_empty() || (c.children.is_empty() && !c.step.reread) {
                     return None;
                 }
                 at.push(n);
