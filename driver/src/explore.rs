@@ -90,7 +90,8 @@ pub fn probe_due(executions: u64) -> bool {
 /// nothing in the search: its execution is not analysed and not counted as
 /// one of the search's; only a violation it shows is kept (it is a real
 /// execution), and ends the search. It runs with the nondet values of the
-/// search's next execution. One probe per PROBE_EVERY executions, fewer
+/// search's next execution, and draws those it does not name (0, 1, -1,
+/// 2, INT_MAX or random: runtime/src/choice.c `rt_probe_value`). One probe per PROBE_EVERY executions, fewer
 /// as the search goes on by default (`probe_due`), costs a SAFE answer an
 /// eighth more executions at most. On by default (`verify --no-probes`;
 /// `--probes` and `--svcomp` keep the rate: `Probing`).
@@ -500,7 +501,7 @@ impl Probes {
         s.n_sleepers = 0;
         // the nondet values of the search's next execution: they pass its
         // assumptions (with none, every value is 0 and a program that
-        // assumes a range never gets past it)
+        // assumes a range never gets past it); the runtime draws the rest
         crate::concolic::set_inputs(s, &search.inputs);
         // odd runs: the rotations while they last; the rest: PCT, seeded
         // with the run's number

@@ -96,3 +96,24 @@ fn a_rotation_probe_finds_the_most_alternating_schedule() {
         assert!(out.contains("T3      turns.c:28  load a -> 144") || out.contains("T3      turns.c:28  load b -> 144"), "{model}: {out}");
     }
 }
+
+/// A bug that needs a nondet value other than the search's first (0) in
+/// a thread the depth-first search reorders last
+/// (tests/programs/probes/nondet-reset.c): the search alone has not found
+/// it after thousands of executions; a probe draws the value and finds it
+/// in a few hundred, and the trace shows the value drawn.
+#[test]
+fn a_probe_draws_the_nondet_values_the_search_has_not_pinned() {
+    let p = repo().join("tests/programs/probes/nondet-reset.c").display().to_string();
+    let (code, out, err) = run_verify(&["--model", "sc", "--no-probes", "--max-executions", "3000", &p]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.starts_with("UNKNOWN"), "{out}");
+    let (code, out, err) = run_verify(&["--model", "sc", &p]);
+    assert_eq!(code, 1, "{out}{err}");
+    assert!(out.contains("assertion `g0 == 1 && g1 == 1' failed"), "{out}");
+    assert!(out.contains("the violation is from the last of them"), "{out}");
+    assert!(executions(&out) < 1000, "{out}");
+    // the failing thread cleared: its nondet value was not 0
+    let drawn: Vec<&str> = out.lines().filter_map(|l| l.split("nondet -> ").nth(1)).map(|v| v.split_whitespace().next().unwrap_or("")).collect();
+    assert!(drawn.iter().any(|v| *v != "0"), "{out}");
+}

@@ -68,6 +68,18 @@ static uint32_t probe_pick(uint32_t n, const uint32_t *procs) {
   return best;
 }
 
+/* A wide nondet variable the search's inputs do not name is 0 in the
+ * search (until a branch on it asks the solver for the other side). A
+ * probe draws it instead, from values that often matter (0, 1, -1, 2,
+ * INT_MAX) or at random: a bug that needs any nonzero value, seen only
+ * in an interleaving the depth-first search reaches late, then has its
+ * chance in a probe too (SV-COMP pthread-ext/32_pthread5_vs). */
+uint64_t rt_probe_value(void) {
+  static const uint64_t picks[] = {0, 1, ~0ull, 2, 0x7fffffff};
+  uint32_t k = standalone_pick(6);
+  return k < 5 ? picks[k] : mix(rt_random_state);
+}
+
 /* Rotation probes (TSOIFY_PROBE_ROTATE): the opposite of PCT's few
  * priority changes, a switch every few steps. Bugs such as GenMC's and
  * SV-COMP's fib_bench and triangular need the most alternation there is:

@@ -171,8 +171,10 @@ uint64_t rt_sym_nondet(uint32_t bits) {
   if (last_var[t]) untracked("a nondet value was returned where the instrumentation did not take it (a call through a pointer?)");
   uint32_t ord = ordinal[t]++;
   uint64_t v = 0;
+  int pinned = 0;
   for (uint32_t i = 0; i < s->n_inputs && i < TSOIFY_MAX_INPUTS; i++)
-    if (s->inputs[i].thread == (uint32_t)t && s->inputs[i].ordinal == ord) v = s->inputs[i].value;
+    if (s->inputs[i].thread == (uint32_t)t && s->inputs[i].ordinal == ord) v = s->inputs[i].value, pinned = 1;
+  if (!pinned && s->probe) v = rt_probe_value();
   v &= mask(bits);
   s->sym_flags |= TSOIFY_SYM_USED;
   last_var[t] = node(TSOIFY_SYM_VAR, bits, 0, 0, 0, 0, (uint64_t)(uint32_t)t << 32 | ord, v);
