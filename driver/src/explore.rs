@@ -60,7 +60,7 @@ pub enum Probing {
     ThinningOut,
     /// every PROBE_EVERY executions throughout (asked for, or SV-COMP,
     /// which scores a violation found: some need thousands of PCT probes,
-    /// SV-COMP pthread-nondet/nondet-loop-bound-1 under TSO about 2,500)
+    /// SV-COMP pthread-nondet/nondet-loop-bound-1 under TSO about 2,900)
     Steady,
 }
 
@@ -91,9 +91,10 @@ pub fn probe_due(executions: u64) -> bool {
 /// one of the search's; only a violation it shows is kept (it is a real
 /// execution), and ends the search. It runs with the nondet values of the
 /// search's next execution, and draws those it does not name (0, 1, -1,
-/// 2, INT_MAX or random: runtime/src/choice.c `rt_probe_value`). One probe per PROBE_EVERY executions, fewer
-/// as the search goes on by default (`probe_due`), costs a SAFE answer an
-/// eighth more executions at most. On by default (`verify --no-probes`;
+/// 2, INT_MAX or random: runtime/src/choice.c `rt_probe_value`). One
+/// probe per PROBE_EVERY executions, fewer as the search goes on by
+/// default (`probe_due`), costs a SAFE answer an eighth more executions
+/// at most. On by default (`verify --no-probes`;
 /// `--probes` and `--svcomp` keep the rate: `Probing`).
 ///
 /// Every other probe, until they are all run, is a rotation probe

@@ -147,10 +147,10 @@ struct State {
     /// `threads` times the slot `history` holds for it)
     history: HashMap<u64, usize>,
     lasts: Vec<[Last; 4]>,
-    /// per byte (by its slot): the threads that
-    /// have accessed it, so a check looks at those rows only (a bit may
-    /// stay set after a rewind; its row then holds no access, which the
-    /// check sees). Unused with more than 128 threads.
+    /// per byte (by its slot): the threads that have accessed it, so a
+    /// check looks at those rows only (a bit may stay set after a rewind;
+    /// its row then holds no access, which the check sees). Unused with
+    /// more than 128 threads.
     accessed: Vec<u128>,
     threads: usize,
     races: Vec<Race>,
@@ -338,11 +338,13 @@ impl Checker<'_, '_> {
                 }
             };
             let at_byte = slot * n;
-            let accessed = &mut st.accessed[slot];
-            let others = if n <= 128 { *accessed & !(1u128 << t) } else { u128::MAX };
-            if n <= 128 {
+            // the other threads that accessed the byte (None: too many threads to say)
+            let others = (n <= 128).then(|| {
+                let accessed = &mut st.accessed[slot];
+                let others = *accessed & !(1u128 << t);
                 *accessed |= 1u128 << t;
-            }
+                others
+            });
             if found.is_none() {
                 // thread u's last accesses of each kind that race with this one
                 let racing = |u: usize| {
@@ -351,7 +353,10 @@ impl Checker<'_, '_> {
                         (last.epoch != 0 && (w || write) && !(a && atomic) && at(&st.clocks[t], u) < last.epoch).then_some((last.event, w, a))
                     })
                 };
-                found = if n <= 128 { bits(others).find_map(racing) } else { (0..n).filter(|&u| u != t).find_map(racing) };
+                found = match others {
+                    Some(others) => bits(others).find_map(racing),
+                    None => (0..n).filter(|&u| u != t).find_map(racing),
+                };
             }
             let (row, k) = (at_byte + t, kind(write, atomic));
             st.log(|s| Undo::Last(row, k, s.lasts[row][k]));

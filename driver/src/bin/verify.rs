@@ -58,7 +58,9 @@ struct Cli {
     /// (PCT), or (every other probe, at first) by threads taking turns, to
     /// find violations that the depth-first search reaches late, such as
     /// one thread running after twenty others, or two threads alternating
-    /// at every update while a third waits to check. A probe's violation
+    /// at every update while a third waits to check. A probe draws the wide
+    /// nondet values the search has not fixed yet (0, 1, -1, 2, INT_MAX or
+    /// random) where the search starts from 0. A probe's violation
     /// is real and ends the search; probes never count toward SAFE. Costs a
     /// SAFE answer an eighth more executions (by default at most that, a
     /// quarter of a percent at a million).
@@ -372,11 +374,13 @@ fn search_config(cli: &Cli, model: u32, no_data_race: bool) -> Config {
             _ => Property::AnyFailure,
         },
         robustness: cli.robustness,
-        probes: match () {
-            _ if cli.no_probes => explore::Probing::Off,
+        probes: if cli.no_probes {
+            explore::Probing::Off
+        } else if cli.probes || cli.svcomp {
             // (asked for, or SV-COMP, which scores a found violation)
-            _ if cli.probes || cli.svcomp => explore::Probing::Steady,
-            _ => explore::Probing::ThinningOut,
+            explore::Probing::Steady
+        } else {
+            explore::Probing::ThinningOut
         },
         unbounded_first: !cli.direct_bound,
         races: match cli.races {
