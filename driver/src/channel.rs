@@ -147,6 +147,8 @@ pub const SYM_ZEXT: u8 = 17;
 pub const SYM_SEXT: u8 = 18;
 pub const SYM_TRUNC: u8 = 19;
 pub const SYM_SELECT: u8 = 20;
+/// an exact integer-to-float conversion (never in a path condition)
+pub const SYM_ITOFP: u8 = 21;
 pub const SYMF_UNTRACKED: u32 = 1;
 pub const SYMF_USED: u32 = 4;
 /// a guided step took the other side of a branch on nondet values than its guide said

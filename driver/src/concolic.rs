@@ -598,6 +598,8 @@ impl Solver {
                         z3::Z3_mk_sign_ext(c, to - from, x)
                     }
                 }
+                // (sym.c compares the integer under it instead)
+                channel::SYM_ITOFP => unreachable!("a float node in a path condition"),
                 channel::SYM_SELECT => {
                     let cond = self.ast(nodes, n.a);
                     let one = z3::Z3_mk_unsigned_int64(c, 1, sort(1));

@@ -98,17 +98,47 @@ fn values_go_through_calls_and_returns() {
     assert_eq!(content[1]["segment"][0]["waypoint"]["type"], "target", "{text}");
 }
 
-/// Where the tracking cannot follow a value (a library function, a
-/// conversion to floating point), a bug that needs one value cannot be
-/// ruled out: UNKNOWN with the reason.
+/// Where the tracking cannot follow a value (a library function,
+/// floating-point arithmetic, a conversion to double that is not exact for
+/// every value), a bug that needs one value cannot be ruled out: UNKNOWN
+/// with the reason.
 #[test]
 fn a_value_the_tracking_loses_leaves_unknown() {
-    for (name, reason) in [("lost-library.c", "is passed to a function that is not instrumented"), ("lost-float.c", "is converted to floating point")] {
+    for (name, reason) in [
+        ("lost-library.c", "is passed to a function that is not instrumented"),
+        ("lost-float.c", "is used in floating-point arithmetic"),
+        ("lost-float-wide.c", "converted from 64 bits to a 64-bit float, where not every value converts exactly"),
+    ] {
         for model in MODELS {
             let (code, out, err) = verify_on(name, model);
             assert_eq!(code, 2, "{name} under {model}: {out}{err}");
             assert!(out.starts_with("UNKNOWN"), "{name} under {model}: {out}");
             assert!(out.contains(reason), "{name} under {model}: the reason: {out}");
+        }
+    }
+}
+
+/// Integers converted exactly to float or double, compared as floats (in
+/// a register and through shared memory, by another thread): each
+/// comparison is the same comparison of the integer, so the one value a
+/// bug needs is found (with the value in the trace) and comparisons no
+/// value satisfies are ruled out: SAFE. Before, any conversion to floating
+/// point left UNKNOWN.
+#[test]
+fn float_comparisons_of_converted_values_are_exact() {
+    let runs: [(&str, i32, &[&str]); 3] = [
+        ("float-race.c", 1, &["nondet -> -987654321"]),
+        ("float-bounds.c", 1, &["nondet -> 2", "nondet -> -32768"]),
+        ("float-safe.c", 0, &[]),
+    ];
+    for (name, want, values) in runs {
+        for model in MODELS {
+            let (code, out, err) = verify_on(name, model);
+            assert_eq!(code, want, "{name} under {model}: {out}{err}");
+            assert!(out.starts_with(if want == 0 { "SAFE" } else { "VIOLATION" }), "{name} under {model}: {out}");
+            for v in values {
+                assert!(out.contains(v), "{name} under {model}: the value {v} in the trace: {out}");
+            }
         }
     }
 }

@@ -6,7 +6,10 @@
 //! depend on such a value: a forward dataflow from the nondet calls, from
 //! integer loads of memory the runtime sees (memory may hold one), from
 //! integer parameters and from results of the program's functions, through
-//! arithmetic, comparisons, casts, selects and phis. Each of those
+//! arithmetic, comparisons, casts, selects and phis, and into `float` and
+//! `double` by exact conversions from integers (`sitofp`, `uitofp`), whose
+//! comparisons (`fcmp`) the runtime turns into integer comparisons of the
+//! converted value; loads of floats may hold such a value too. Each of those
 //! gets a runtime call after it that builds its expression node and returns
 //! the node's id (an `i32`, 0 = concrete), which travels beside the value:
 //! the id of an operand is the id its instruction got, and a phi gets a
@@ -18,8 +21,8 @@
 //! such a value is pinned (the runtime branches on each of its bits, so
 //! every feasible value is a path), and a switch on one is a branch per
 //! case. Every other use of such a value (an argument of a library
-//! function, a float conversion, a store to a local the runtime does not
-//! see) reports the
+//! function, floating-point arithmetic, a store to a local the runtime does
+//! not see) reports the
 //! value as lost: when its id is not 0 at run time, the execution is
 //! "untracked" and `verify` will not answer SAFE.
 
@@ -87,6 +90,8 @@ pub struct Sym {
     icmp: Fun,
     cast: Fun,
     select: Fun,
+    itofp: Fun,
+    fcmp: Fun,
     branch: Fun,
     lost: Fun,
     pin: Fun,
@@ -139,6 +144,8 @@ pub fn prepare(ctx: LLVMContextRef, m: LLVMModuleRef) -> Sym {
             icmp: declare(m, "__tsoify_sym_icmp", i32t, &[i32t, i32t, i32t, i64t, i32t, i64t]),
             cast: declare(m, "__tsoify_sym_cast", i32t, &[i32t, i32t, i32t, i32t, i64t]),
             select: declare(m, "__tsoify_sym_select", i32t, &[i32t, i32t, i64t, i32t, i64t, i32t, i64t]),
+            itofp: declare(m, "__tsoify_sym_itofp", i32t, &[i32t, i32t, i32t, i32t, i64t, i64t]),
+            fcmp: declare(m, "__tsoify_sym_fcmp", i32t, &[i32t, i32t, i32t, i64t, i32t, i64t]),
             branch: declare(m, "__tsoify_sym_branch", v, &[i32t, i64t, i32t]),
             lost: declare(m, "__tsoify_sym_lost", v, &[i32t, i32t, i32t]),
             pin: declare(m, "__tsoify_sym_pin", v, &[i32t, i64t, i32t]),
@@ -164,8 +171,26 @@ fn int_bits(v: Value) -> Option<u32> {
     }
 }
 
+/// The width of the bits the runtime is handed for a value: an integer's,
+/// 32 for a `float`, 64 for a `double` (other types are not followed).
+fn shadow_bits(v: Value) -> Option<u32> {
+    unsafe {
+        match LLVMGetTypeKind(LLVMTypeOf(v)) {
+            LLVMTypeKind::LLVMFloatTypeKind => Some(32),
+            LLVMTypeKind::LLVMDoubleTypeKind => Some(64),
+            _ => int_bits(v),
+        }
+    }
+}
+
+fn is_float(v: Value) -> bool {
+    unsafe { matches!(LLVMGetTypeKind(LLVMTypeOf(v)), LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMDoubleTypeKind) }
+}
+
+/// A value whose bits the runtime can be handed (an integer of at most 64
+/// bits, a float or a double).
 fn tracked_width(v: Value) -> bool {
-    int_bits(v).is_some_and(|w| w <= 64)
+    shadow_bits(v).is_some_and(|w| w <= 64)
 }
 
 fn callee_name(i: Value) -> String {
@@ -214,7 +239,19 @@ fn sym_op(op: Op) -> Option<u32> {
 /// Instructions whose result is tracked when an operand is.
 fn propagates(op: Op) -> bool {
     sym_op(op).is_some()
-        || matches!(op, Op::LLVMICmp | Op::LLVMZExt | Op::LLVMSExt | Op::LLVMTrunc | Op::LLVMSelect | Op::LLVMPHI | Op::LLVMFreeze)
+        || matches!(
+            op,
+            Op::LLVMICmp
+                | Op::LLVMZExt
+                | Op::LLVMSExt
+                | Op::LLVMTrunc
+                | Op::LLVMSelect
+                | Op::LLVMPHI
+                | Op::LLVMFreeze
+                | Op::LLVMSIToFP
+                | Op::LLVMUIToFP
+                | Op::LLVMFCmp
+        )
 }
 
 struct Builder<'s> {
@@ -226,8 +263,15 @@ impl Builder<'_> {
     fn c32(&self, v: u32) -> Value {
         unsafe { LLVMConstInt(self.sym.i32, v as u64, 0) }
     }
+    /// `v`'s bits as an i64 (a float's bits, zero-extended).
     fn wide(&self, v: Value) -> Value {
-        unsafe { LLVMBuildZExtOrBitCast(self.b, v, self.sym.i64, c"".as_ptr()) }
+        unsafe {
+            let v = match shadow_bits(v) {
+                Some(32) if is_float(v) => LLVMBuildBitCast(self.b, v, self.sym.i32, c"".as_ptr()),
+                _ => v,
+            };
+            LLVMBuildZExtOrBitCast(self.b, v, self.sym.i64, c"".as_ptr())
+        }
     }
     fn call(&self, f: Fun, args: &[Value]) -> Value {
         let mut a = args.to_vec();
@@ -305,7 +349,7 @@ pub fn instrument(m: LLVMModuleRef, f: Value, b: LLVMBuilderRef, sym: &Sym) {
     let mut ids: HashMap<Value, Value> = HashMap::new();
     let mut fixups: Vec<(Value, u32, Value)> = vec![];
     let mut phis: Vec<(Value, Value)> = vec![];
-    let width = |v: Value| int_bits(v).unwrap_or(0);
+    let width = |v: Value| shadow_bits(v).unwrap_or(0);
     // the parameters' ids, at the entry
     let tracked_params: Vec<(u32, Value)> = params.iter().enumerate().filter(|(_, p)| s.contains(p)).map(|(k, &p)| (k as u32, p)).collect();
     if !tracked_params.is_empty() {
@@ -377,6 +421,24 @@ pub fn instrument(m: LLVMModuleRef, f: Value, b: LLVMBuilderRef, sym: &Sym) {
                 let wa = bl.wide(a);
                 let ia = id_of(3, a);
                 bl.call(sym.cast, &[bl.c32(kind), bl.c32(width(i)), bl.c32(width(a)), ia, wa])
+            }
+            Op::LLVMSIToFP | Op::LLVMUIToFP => {
+                // the runtime keeps the integer: comparisons of the float
+                // become comparisons of it (exact conversions only)
+                let a = ir::operand(i, 0);
+                bl.after(i);
+                let signed = (op == Op::LLVMSIToFP) as u32;
+                let (wa, wi) = (bl.wide(a), bl.wide(i));
+                let ia = id_of(3, a);
+                bl.call(sym.itofp, &[bl.c32(signed), bl.c32(width(i)), bl.c32(width(a)), ia, wa, wi])
+            }
+            Op::LLVMFCmp => {
+                let (a, c) = (ir::operand(i, 0), ir::operand(i, 1));
+                bl.after(i);
+                let pred = unsafe { LLVMGetFCmpPredicate(i) } as u32;
+                let (wa, wc) = (bl.wide(a), bl.wide(c));
+                let (ia, ic) = (id_of(2, a), id_of(4, c));
+                bl.call(sym.fcmp, &[bl.c32(pred), bl.c32(width(a)), ia, wa, ic, wc])
             }
             Op::LLVMSelect => {
                 let (c, x, y) = (ir::operand(i, 0), ir::operand(i, 1), ir::operand(i, 2));
@@ -524,7 +586,18 @@ pub fn instrument(m: LLVMModuleRef, f: Value, b: LLVMBuilderRef, sym: &Sym) {
                         }
                         continue;
                     }
-                    Op::LLVMSIToFP | Op::LLVMUIToFP => LOST_FLOAT,
+                    Op::LLVMSIToFP
+                    | Op::LLVMUIToFP
+                    | Op::LLVMFAdd
+                    | Op::LLVMFSub
+                    | Op::LLVMFMul
+                    | Op::LLVMFDiv
+                    | Op::LLVMFRem
+                    | Op::LLVMFNeg
+                    | Op::LLVMFPToSI
+                    | Op::LLVMFPToUI
+                    | Op::LLVMFPExt
+                    | Op::LLVMFPTrunc => LOST_FLOAT,
                     Op::LLVMAtomicRMW | Op::LLVMAtomicCmpXchg => LOST_ATOMIC,
                     _ if propagates(op) && int_bits(i).is_some_and(|w| w > 64) => LOST_WIDE,
                     _ => LOST_OTHER,

@@ -259,6 +259,9 @@ enum tsoify_sym_op {
   TSOIFY_SYM_SEXT,
   TSOIFY_SYM_TRUNC,
   TSOIFY_SYM_SELECT, /* a (1 bit) ? b : c */
+  TSOIFY_SYM_ITOFP,  /* integer a (c bits; pred 1 = signed) converted exactly to a float of
+                        `bits` (32 float, 64 double; val = its bits). Never in a path
+                        condition: comparisons of it are made comparisons of a */
 };
 struct tsoify_sym_node {
   uint8_t op;   /* enum tsoify_sym_op */

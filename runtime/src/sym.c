@@ -56,7 +56,7 @@ static const char *const lost_what[] = {
   "is stored into a local variable the runtime does not see",
   "is used by an instruction that is not modelled",
   "is wider than 64 bits",
-  "is converted to floating point",
+  "is used in floating-point arithmetic or converted to a floating-point type other than float and double",
   "is an operand of an atomic read-modify-write",
 };
 #define N_LOST (sizeof lost_what / sizeof *lost_what)
@@ -369,6 +369,149 @@ uint32_t __tsoify_sym_select(uint32_t bits, uint32_t ic, uint64_t c, uint32_t ia
   return node(TSOIFY_SYM_SELECT, bits, 0, ic, na, nb, 0, c & 1 ? a : b);
 }
 
+/* ---- floats: exact conversions of integers, and their comparisons ---- */
+
+/* `(float or double)` of integer node `id` (value v, `from` bits), whose
+ * result has bits f: a node that keeps the integer, when every value of
+ * the integer converts exactly (at most 24 bits to a float, 53 to a
+ * double). */
+uint32_t __tsoify_sym_itofp(uint32_t is_signed, uint32_t to, uint32_t from, uint32_t id, uint64_t v, uint64_t f) {
+  if (!id || !in_step(id, v, from)) return 0;
+  uint32_t exact = to == 64 ? 53 : to == 32 ? 24 : 0;
+  if (from > exact) {
+    untracked("a value built from a nondet value is converted from %u bits to a %u-bit float, where not every value converts exactly", from, to);
+    return 0;
+  }
+  return node(TSOIFY_SYM_ITOFP, to, is_signed != 0, id, 0, from, 0, f);
+}
+
+static double float_value(uint64_t v, uint32_t bits) {
+  if (bits == 32) {
+    uint32_t u = (uint32_t)v;
+    float x;
+    memcpy(&x, &u, sizeof x);
+    return x;
+  }
+  double x;
+  memcpy(&x, &v, sizeof x);
+  return x;
+}
+
+/* LLVMRealPredicate */
+enum { F_FALSE, F_OEQ, F_OGT, F_OGE, F_OLT, F_OLE, F_ONE, F_ORD, F_UNO, F_UEQ, F_UGT, F_UGE, F_ULT, F_ULE, F_UNE, F_TRUE };
+/* LLVMIntPredicate, signed */
+enum { I_EQ = 32, I_NE = 33, I_SGT = 38, I_SGE = 39, I_SLT = 40, I_SLE = 41 };
+
+/* The integer comparison a float comparison of two numbers (no NaN) is:
+ * 0 for one that does not depend on them (FALSE, ORD, UNO, TRUE). */
+static uint32_t int_pred(uint32_t pred) {
+  switch (pred) {
+  case F_OEQ: case F_UEQ: return I_EQ;
+  case F_ONE: case F_UNE: return I_NE;
+  case F_OGT: case F_UGT: return I_SGT;
+  case F_OGE: case F_UGE: return I_SGE;
+  case F_OLT: case F_ULT: return I_SLT;
+  case F_OLE: case F_ULE: return I_SLE;
+  default: return 0;
+  }
+}
+
+/* floor and ceil of c, |c| < 2^62 (without libm: the runtime links none) */
+static double floor_of(double c) {
+  double t = (double)(int64_t)c;
+  return t > c ? t - 1 : t;
+}
+static double ceil_of(double c) {
+  double t = (double)(int64_t)c;
+  return t < c ? t + 1 : t;
+}
+
+static uint32_t swapped(uint32_t p) { return p == I_SGT ? I_SLT : p == I_SLT ? I_SGT : p == I_SGE ? I_SLE : p == I_SLE ? I_SGE : p; }
+
+/* The integer under a converted float operand, as a 64-bit node (signed
+ * compare holds for both kinds: at most 53 bits), with its range; 0 when
+ * the float is not such a conversion. */
+static uint32_t converted(uint32_t id, uint64_t v, uint32_t bits, double *lo, double *hi) {
+  if (!in_step(id, v, bits)) return 0;
+  const struct tsoify_sym_node *n = &rt_shm->sym_nodes[id];
+  if (n->op != TSOIFY_SYM_ITOFP) {
+    untracked("a floating-point value built from a nondet value other than by converting an integer is compared");
+    return 0;
+  }
+  uint32_t from = n->c, x = n->a;
+  uint64_t xv = rt_shm->sym_nodes[x].val;
+  int is_signed = n->pred;
+  *lo = is_signed ? -(double)(1ull << (from - 1)) : 0;
+  *hi = is_signed ? (double)((1ull << (from - 1)) - 1) : (double)((1ull << from) - 1);
+  uint64_t wide = is_signed ? (uint64_t)sx(xv, from) : xv;
+  return node(is_signed ? TSOIFY_SYM_SEXT : TSOIFY_SYM_ZEXT, 64, 0, x, 0, 0, 0, wide);
+}
+
+/* `fcmp pred a, b` on floats of `bits` (their bits a, b; nodes ia, ib):
+ * where a side is an exact conversion of an integer, the same comparison of
+ * the integer, which the solver can reason about. Against a number c, an
+ * integer x is < c when x < ceil(c), <= c when x <= floor(c), == c when c
+ * is whole and x is c; outside x's range the answer is the same for every
+ * x (concrete). */
+uint32_t __tsoify_sym_fcmp(uint32_t pred, uint32_t bits, uint32_t ia, uint64_t a, uint32_t ib, uint64_t b) {
+  if (!ia && !ib) return 0;
+  double fa = float_value(a, bits), fb = float_value(b, bits);
+  int uno = fa != fa || fb != fb;
+  int r;
+  switch (pred) {
+  case F_FALSE: r = 0; break;
+  case F_OEQ: r = !uno && fa == fb; break;
+  case F_OGT: r = !uno && fa > fb; break;
+  case F_OGE: r = !uno && fa >= fb; break;
+  case F_OLT: r = !uno && fa < fb; break;
+  case F_OLE: r = !uno && fa <= fb; break;
+  case F_ONE: r = !uno && fa != fb; break;
+  case F_ORD: r = !uno; break;
+  case F_UNO: r = uno; break;
+  case F_UEQ: r = uno || fa == fb; break;
+  case F_UGT: r = uno || fa > fb; break;
+  case F_UGE: r = uno || fa >= fb; break;
+  case F_ULT: r = uno || fa < fb; break;
+  case F_ULE: r = uno || fa <= fb; break;
+  case F_UNE: r = uno || fa != fb; break;
+  default: r = 1; break;
+  }
+  uint32_t ip = int_pred(pred);
+  if (!ip || uno) return 0; /* (a converted integer is never NaN: a NaN side decides alone) */
+  double lo, hi, lo2, hi2;
+  if (ia && ib) {
+    uint32_t x = converted(ia, a, bits, &lo, &hi), y = converted(ib, b, bits, &lo2, &hi2);
+    if (!x || !y) return 0;
+    return node(TSOIFY_SYM_ICMP, 1, ip, x, y, 64, 0, (uint64_t)r);
+  }
+  /* one side symbolic: put it on the left */
+  uint32_t x = converted(ia ? ia : ib, ia ? a : b, bits, &lo, &hi);
+  if (!x) return 0;
+  double c = ia ? fb : fa;
+  if (!ia) ip = swapped(ip);
+  if (c < lo - 1 || c > hi + 1) return 0; /* every x is on the same side (infinities too) */
+  double k;
+  switch (ip) {
+  case I_EQ:
+  case I_NE:
+    if (c != floor_of(c) || c < lo || c > hi) return 0;
+    k = c;
+    break;
+  case I_SLT: /* x < c: x < ceil(c) */
+  case I_SGE: /* x >= c: x >= ceil(c) */
+    k = ceil_of(c);
+    if (k > hi || k <= lo) return 0;
+    break;
+  default: /* x <= c, x > c: against floor(c) */
+    k = floor_of(c);
+    if (k >= hi || k < lo) return 0;
+    break;
+  }
+  int64_t kv = (int64_t)k;
+  uint32_t kn = node(TSOIFY_SYM_CONST, 64, 0, 0, 0, 0, (uint64_t)kv, (uint64_t)kv);
+  return node(TSOIFY_SYM_ICMP, 1, ip, x, kn, 64, 0, (uint64_t)r);
+}
+
 /* A conditional branch or an assume on `cond` (its node `id`, `bits` wide):
  * a path condition. */
 void __tsoify_sym_branch(uint32_t id, uint64_t cond, uint32_t bits) {
@@ -511,7 +654,7 @@ void rt_sym_read(int t, uintptr_t a, uint64_t n, uint32_t id, int mixed) {
     loaded[t] = id;
     return;
   }
-  if (id || mixed) untracked("a value built from a nondet value is read by the runtime (a library function, or a load that is not of an integer)");
+  if (id || mixed) untracked("a value built from a nondet value is read by the runtime (a library function, or a load of a type that is not followed)");
 }
 
 /* A read the runtime makes for itself (rt_mm_peek) that saw node id. */

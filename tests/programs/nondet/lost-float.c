@@ -1,11 +1,11 @@
-// The value is converted to floating point (not followed yet): UNKNOWN,
-// never SAFE.
+// The value takes part in floating-point arithmetic (not followed):
+// UNKNOWN, never SAFE.
 extern unsigned __VERIFIER_nondet_uint(void);
 extern void reach_error(void);
 
 int main(void) {
   unsigned i = __VERIFIER_nondet_uint();
-  double d = (double)i;
+  double d = (double)i / 3.0;
   if (d == 3.0) reach_error();
   return 0;
 }
