@@ -8,7 +8,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 pub const MAGIC: u32 = 0x54534f49;
-pub const VERSION: u32 = 20;
+pub const VERSION: u32 = 21;
 /// `probe` of a rotation probe, and its "no thread held back" (tsoify_channel.h)
 pub const PROBE_ROTATE: u32 = 0x8000_0000;
 pub const PROBE_NO_HELD: u32 = 0xff;
@@ -87,6 +87,12 @@ pub const EV_ERROR: u8 = 13;
 pub const EV_NONDET: u8 = 12;
 /// in a LOCK event's aux: a try that failed (TSOIFY_LOCK_FAILED); it took nothing
 pub const LOCK_FAILED: u32 = 0x100;
+/// shm await_mode: a failing await iteration stops its thread (spin-assume)
+pub const AWAIT_STOP: u32 = 0;
+/// never block in an await loop (--no-await)
+pub const AWAIT_NONE: u32 = 1;
+/// block until what the iteration read changes, then run it again (--await-wake)
+pub const AWAIT_WAKE: u32 = 2;
 const CMD_RUN: u32 = 1;
 const CMD_QUIT: u32 = 2;
 /// Yields of the shared CPU before a waiting side sleeps on its pipe
@@ -294,7 +300,7 @@ pub struct Shm {
     pub hang_seconds: u32,
     pub por: u32,
     pub unroll: u32,
-    pub no_await: u32,
+    pub await_mode: u32,
     pub spurious: u32,
     /// 1 = an access of freed heap memory is no error (tsoify_channel.h)
     pub freed_ok: u32,

@@ -22,9 +22,10 @@ pub struct Config {
     pub max_steps: u32,
     /// iterations per loop entry before an execution is cut; 0 = unbounded
     pub unroll: u32,
-    /// never block a thread in an await loop (the reference that await
-    /// blocking is tested against)
-    pub no_await: bool,
+    /// what a failing iteration of an await loop does (channel::AWAIT_*:
+    /// stop its thread, the default; never block, the reference; block
+    /// until what it read changes)
+    pub await_mode: u32,
     /// times per thread and execution that pthread_cond_wait may return
     /// without a signal (POSIX allows spurious wakeups); 0 = never
     pub spurious_wakeups: u32,
@@ -213,6 +214,8 @@ pub struct Violation {
 pub struct Stats {
     pub executions: u64,
     /// executions discarded by __VERIFIER_assume(false)
+    /// discarded: a failed assume, or an end with a thread stopped in an
+    /// await loop whose view had changed (runtime/src/await.c)
     pub assume_blocked: u64,
     pub step_limited: u64,
     /// executions cut by --unroll
@@ -527,7 +530,7 @@ fn configure(s: &mut channel::Shm, cfg: &Config) {
     s.bound = cfg.bound;
     s.max_steps = cfg.max_steps;
     s.unroll = cfg.unroll;
-    s.no_await = cfg.no_await as u32;
+    s.await_mode = cfg.await_mode;
     s.spurious = cfg.spurious_wakeups;
     s.freed_ok = !cfg.property.is_violation(Status::Freed) as u32;
     s.log_events = 1;

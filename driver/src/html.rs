@@ -231,7 +231,7 @@ fn statistics(x: &Exploration, model: u32, bound: u32) -> Value {
         ["executions", s.executions.to_string()],
         ["complete", s.complete().to_string()],
         ["sleep-blocked", s.sleep_blocked.to_string()],
-        ["discarded by assume", s.assume_blocked.to_string()],
+        ["discarded by assume or await", s.assume_blocked.to_string()],
         ["time", format!("{:.3} s ({:.1} µs/execution)", s.seconds, s.seconds * 1e6 / s.executions.max(1) as f64)],
         ["reduction", format!("--por {}", x.por.name())],
         ["memory model", under(model, bound)],

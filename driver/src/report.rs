@@ -53,7 +53,7 @@ fn complete_or_unknown(x: &Exploration, yes: &'static str) -> Verdict {
     if why.is_empty() && s.exhausted && s.complete() == 0 {
         // true (no execution reaches an error) but resting on nothing a
         // user might expect: say so
-        let reason = format!("(over no complete execution: {} of {} discarded by a failed __VERIFIER_assume, the rest cut short as equivalent to others)", s.assume_blocked, s.executions);
+        let reason = format!("(over no complete execution: {} of {} discarded by a failed __VERIFIER_assume or a spin loop that would have gone round again, the rest cut short as equivalent to others)", s.assume_blocked, s.executions);
         Verdict { verdict: yes, reason }
     } else if why.is_empty() && s.exhausted {
         Verdict { verdict: yes, reason: String::new() }
@@ -277,7 +277,7 @@ pub fn stats_text(s: &crate::explore::Stats, por: crate::explore::Por, none: Opt
     use std::fmt::Write;
     let mut t = String::new();
     let _ = writeln!(t, "\nsearch statistics (--por {}):", por.name());
-    let _ = writeln!(t, "  executions         {} ({} complete, {} sleep-blocked, {} discarded by assume)", s.executions, s.complete(), s.sleep_blocked, s.assume_blocked);
+    let _ = writeln!(t, "  executions         {} ({} complete, {} sleep-blocked, {} discarded by assume or await)", s.executions, s.complete(), s.sleep_blocked, s.assume_blocked);
     let _ = writeln!(t, "  time               {:.3} s, {:.1} us/execution", s.seconds, s.seconds * 1e6 / s.executions.max(1) as f64);
     if por == crate::explore::Por::Optimal {
         let _ = writeln!(t, "  wakeup sequences   {} inserted, {} already covered, {} not enabled where they start", s.wakeups_inserted, s.wakeups_redundant, s.wakeups_disabled);

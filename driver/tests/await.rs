@@ -1,6 +1,7 @@
 //! Await blocking is checked against plain exploration: a thread whose loop
-//! iteration only re-read unchanged values is blocked until one changes
-//! (runtime/src/await.c). Without blocking (`--no-await`) the same spin loops
+//! iteration only read values and goes round again is stopped for the rest
+//! of the execution (the default), or with `--await-wake` blocked until one
+//! changes (runtime/src/await.c). Without blocking (`--no-await`) the same spin loops
 //! run iteration after iteration, bounded by `--unroll`; the outcomes of the
 //! executions that finish must be the same set either way, under SC, TSO and
 //! PSO, with every reduction. The reference is exhaustive search where that
@@ -44,8 +45,30 @@ fn await_blocking_reaches_the_outcomes_of_plain_spinning() {
                     continue; // spinning without blocking is too big to enumerate there
                 }
                 assert_eq!(outcome_set(&prog, model, &["--por", por]), reference, "{name} under {model}, --por {por}");
+                assert_eq!(outcome_set(&prog, model, &["--por", por, "--await-wake"]), reference, "{name} under {model}, --por {por} --await-wake");
             }
         }
+    }
+}
+
+/// A failing await iteration stops its thread (GenMC's spin-assume) where
+/// --await-wake would wake it when what it read changes: the same outcomes
+/// (above) from fewer executions; the executions that end with a stopped
+/// thread whose view changed are discarded and counted as such (the others
+/// complete); --await-wake discards none.
+#[test]
+fn a_failing_await_iteration_stops_its_thread() {
+    let dir = tempfile::tempdir().unwrap();
+    for (name, model) in [("dekker-backoff", "pso"), ("two-waits", "pso"), ("cas-lock", "tso"), ("tas-lock", "sc")] {
+        let prog = build(&repo().join("tests/programs/await").join(format!("{name}.c")), dir.path());
+        let (code, stop) = verify_json(&prog, &["--model", model]);
+        assert_eq!(code, 0, "{name} under {model}: {stop}");
+        let (code, wake) = verify_json(&prog, &["--model", model, "--await-wake"]);
+        assert_eq!(code, 0, "{name} under {model} --await-wake: {wake}");
+        let n = |s: &serde_json::Value, k: &str| s[k].as_u64().unwrap();
+        assert!(n(&stop, "executions") < n(&wake, "executions"), "{name} under {model}: {} executions stopping, {} waking", n(&stop, "executions"), n(&wake, "executions"));
+        assert!(n(&stop, "assume_blocked") > 0 && n(&stop, "complete") > 0, "{name} under {model}: {stop}");
+        assert_eq!(n(&wake, "assume_blocked"), 0, "{name} under {model}: {wake}");
     }
 }
 
@@ -102,9 +125,15 @@ fn a_spin_loop_ends_and_the_trace_shows_the_wait() {
     assert_eq!(code, 2, "{out}");
     assert!(out.contains("step limit"), "{out}");
     // under PSO the data may be missed: the counterexample shows the
-    // consumer waking up when the flag reaches memory
+    // consumer reading the flag once it reached memory (its failing
+    // iterations stop it, so the trace has only the one that succeeds);
+    // with --await-wake it shows the consumer waking up then
     let bad = repo().join("tests/programs/await/mp-spin-assert.c");
     let (code, out, _) = run_verify(&["--model", "pso", bad.to_str().unwrap()]);
+    assert_eq!(code, 1, "{out}");
+    assert!(out.contains("flush flag = 1") && out.contains("load flag -> 1"), "{out}");
+    assert!(!out.contains("await wakes"), "{out}");
+    let (code, out, _) = run_verify(&["--model", "pso", "--await-wake", bad.to_str().unwrap()]);
     assert_eq!(code, 1, "{out}");
     assert!(out.contains("await wakes: flag is now 1"), "{out}");
 }

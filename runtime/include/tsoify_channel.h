@@ -21,7 +21,7 @@
 #define TSOIFY_U64 uint64_t __attribute__((aligned(8)))
 
 #define TSOIFY_CHANNEL_MAGIC   0x54534f49u /* "TSOI" */
-#define TSOIFY_CHANNEL_VERSION 20u
+#define TSOIFY_CHANNEL_VERSION 21u
 
 /* A rotation probe (shm->probe with TSOIFY_PROBE_ROTATE; choice.c): main
  * runs its first SETUP steps, then the other threads take turns of QUANTUM
@@ -299,6 +299,11 @@ struct tsoify_input {
 #define TSOIFY_SYM_LOC_BASE 0xf000000000000000ull
 #define TSOIFY_SYM_LOC_SPAN (1ull << 40)
 
+/* shm await_mode (runtime/src/await.c) */
+#define TSOIFY_AWAIT_STOP 0u /* a failing iteration stops its thread for the rest of the execution */
+#define TSOIFY_AWAIT_NONE 1u /* never block: such loops spin like any other (--no-await) */
+#define TSOIFY_AWAIT_WAKE 2u /* block until what the iteration read changes, then run it again (--await-wake) */
+
 struct tsoify_shm {
   uint32_t magic, version;
   /* configuration: written by the explorer */
@@ -310,7 +315,7 @@ struct tsoify_shm {
   uint32_t hang_seconds;
   uint32_t por;        /* 1 = the explorer reduces: offer every possible flush */
   uint32_t unroll;     /* iterations per loop entry before UNROLL; 0 = unbounded */
-  uint32_t no_await;   /* 1 = never block a thread in an await loop (it spins like any loop) */
+  uint32_t await_mode; /* TSOIFY_AWAIT_*: what a failing iteration of an await loop does (await.c) */
   uint32_t spurious;   /* pthread_cond_wait may return without a signal this often per thread and execution */
   uint32_t freed_ok;   /* 1 = an access of freed heap memory is no error (SV-COMP unreach-call): it
                           touches what the block held, as before the free; 0 = it ends the execution

@@ -211,6 +211,8 @@ _Noreturn void rt_block_forever(void);
 _Noreturn void rt_cut_thread(void);
 /* Block the current thread in an await loop until rt_await_changed(). */
 void rt_await_block(void);
+/* Stop it for the rest of the execution (a failing await iteration). */
+_Noreturn void rt_await_stop(void);
 
 /* ---- memmodel.c ---- */
 /* A value of up to RT_ENTRY_BYTES bytes: byte i is bits 8*(i%8) up of

@@ -15,7 +15,7 @@
 #define STACK_BYTES (256u * 1024u)
 
 enum { T_UNUSED = 0, T_RUNNABLE, T_FINISHED };
-enum { W_NONE = 0, W_JOIN, W_MUTEX, W_COND, W_FOREVER, W_AWAIT, W_END, W_UNTIL };
+enum { W_NONE = 0, W_JOIN, W_MUTEX, W_COND, W_FOREVER, W_AWAIT, W_END, W_UNTIL, W_AWAIT_STOP };
 
 struct rt_thread {
   struct rt_context ctx;
@@ -88,6 +88,7 @@ static int could_run(int t) {
   case W_COND: return 0; /* made W_MUTEX by a signal */
   case W_FOREVER: return 0;
   case W_AWAIT: return rt_await_changed(t);
+  case W_AWAIT_STOP: return 0;
   case W_END: return 0;
   case W_UNTIL: return th->until(th->wait_obj, th->until_arg);
   default: return 1;
@@ -146,7 +147,7 @@ static void schedule(int self_ok) {
         observed = rt_pending_conflicts(ready[k], t);
       /* a thread blocked in an await loop observes what could wake it */
       for (int w = 0; w < nthreads && !observed; w++)
-        observed = threads[w].state == T_RUNNABLE && threads[w].wait == W_AWAIT && rt_await_observes(w, t);
+        observed = threads[w].state == T_RUNNABLE && (threads[w].wait == W_AWAIT || threads[w].wait == W_AWAIT_STOP) && rt_await_observes(w, t);
       if (!observed) continue;
       uint32_t idx[RT_MAX_OPTIONS];
       int k = rt_mm_flush_options(t, idx, RT_MAX_OPTIONS - threads_enabled - n);
@@ -157,8 +158,16 @@ static void schedule(int self_ok) {
      * thread was stopped by a failed assume or by --unroll */
     if (n == 0) {
       s->flags |= TSOIFY_FL_RAN_OUT;
+      /* a thread stopped in a failing await iteration whose view has
+       * changed since would run it again: not an end the program reaches
+       * (await.c); the executions where it runs later are explored */
       for (int t = 0; t < nthreads; t++)
-        if (threads[t].state == T_RUNNABLE && threads[t].wait == W_AWAIT) {
+        if (threads[t].state == T_RUNNABLE && threads[t].wait == W_AWAIT_STOP && rt_await_changed(t)) {
+          rt_cur = t;
+          rt_end(TSOIFY_ST_ASSUME, rt_await_loc(t), 0);
+        }
+      for (int t = 0; t < nthreads; t++)
+        if (threads[t].state == T_RUNNABLE && (threads[t].wait == W_AWAIT || threads[t].wait == W_AWAIT_STOP)) {
           rt_cur = t; /* the report names the spinning thread */
           rt_end(TSOIFY_ST_LIVELOCK, rt_await_loc(t), "livelock: thread %d waits in a loop for a change no thread can make", t);
         }
@@ -277,6 +286,17 @@ _Noreturn void rt_block_forever(void) {
   /* the others run on, with or without reduction: a violation they reach
    * that does not depend on this assume is real (the explorer checks) */
   stop_current();
+}
+
+/* A failing iteration of an await loop under TSOIFY_AWAIT_STOP: the thread
+ * never runs again in this execution (await.c); the flushes it could
+ * observe are still offered, so the end sees its view as it would be. */
+_Noreturn void rt_await_stop(void) {
+  struct rt_thread *th = &threads[rt_cur];
+  th->wait = W_AWAIT_STOP;
+  th->pend = PEND_AWAIT;
+  rt_sched_point();
+  abort(); /* unreachable: the thread is never enabled again */
 }
 
 void rt_await_block(void) {

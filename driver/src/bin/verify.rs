@@ -91,15 +91,27 @@ struct Cli {
     /// run more is cut there, and the verdict is UNKNOWN (never SAFE) if any
     /// was cut. 0 (the default) means no bound. Loops that only wait for
     /// another thread (spin loops that re-read shared memory and change
-    /// nothing) need no bound: a thread in one is blocked until a location it
-    /// read changes, so they end by themselves.
+    /// nothing) need no bound: an iteration of one that goes round again
+    /// stops its thread (the search explores the executions in which the
+    /// loop reads what lets it end), so they end by themselves.
     #[arg(long, value_name = "N", default_value_t = 0)]
     unroll: u32,
     /// Treat loops that only wait like any other loop: a spinning thread is
     /// not blocked, so such loops need --unroll or --max-steps to end. For
     /// checking the await blocking against plain exploration.
-    #[arg(long)]
+    #[arg(long, conflicts_with = "await_wake")]
     no_await: bool,
+    /// A loop iteration that only waited (read values, changed nothing) and
+    /// goes round again blocks its thread until a location it read changes,
+    /// then runs again. By default such an iteration stops its thread for
+    /// the rest of the execution instead (the executions in which it runs
+    /// after the change are explored anyway: its reads race with the
+    /// writes), which explores far fewer executions of spin loops. For
+    /// checking the default against; --robustness uses it (a failing
+    /// iteration that read what SC cannot give makes its execution not
+    /// SC-equivalent).
+    #[arg(long)]
+    await_wake: bool,
     /// How often one thread may return from pthread_cond_wait (or
     /// timedwait) without being signalled, per execution. POSIX allows
     /// such spurious wakeups, and code that does not re-check its condition
@@ -214,7 +226,8 @@ struct Cli {
     #[arg(long, value_enum, default_value = "optimal")]
     por: explore::Por,
     /// Print the statistics of the search in full: executions (complete,
-    /// cut short by a sleep set, discarded by assume), the reduction's own
+    /// cut short by a sleep set, discarded by a failed assume or a spin
+    /// loop that would have gone round again), the reduction's own
     /// counters, and the reduction against --por none (which is run too,
     /// with the same limits, to measure it).
     #[arg(long)]
@@ -361,7 +374,15 @@ fn search_config(cli: &Cli, model: u32, no_data_race: bool) -> Config {
         bound: cli.buffer_size,
         max_steps: cli.max_steps,
         unroll: cli.unroll,
-        no_await: cli.no_await,
+        await_mode: if cli.no_await {
+            tsoify::channel::AWAIT_NONE
+        } else if cli.await_wake || cli.robustness {
+            // (a failing iteration that read what SC cannot give is part of
+            // an execution that is not SC-equivalent: robustness needs it run)
+            tsoify::channel::AWAIT_WAKE
+        } else {
+            tsoify::channel::AWAIT_STOP
+        },
         spurious_wakeups: cli.spurious_wakeups,
         max_executions: cli.max_executions,
         timeout: cli.timeout.map(Duration::from_secs_f64),
@@ -659,7 +680,7 @@ fn main() {
             println!("\nnote: {} execution(s) overflowed the event log; the reduction explored them in full", s.events_truncated);
         }
         println!(
-            "\nstatistics: {} executions ({} discarded by assume, {} sleep-blocked), {:.3} s, {:.1} us/execution, por {}, model {}{}",
+            "\nstatistics: {} executions ({} discarded by assume or await, {} sleep-blocked), {:.3} s, {:.1} us/execution, por {}, model {}{}",
             s.executions,
             s.assume_blocked,
             s.sleep_blocked,
