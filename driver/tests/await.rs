@@ -72,6 +72,27 @@ fn a_failing_await_iteration_stops_its_thread() {
     }
 }
 
+/// An iteration whose compare-exchange wrote a new value is no side-effect
+/// free step: it does not stop its thread (which would end the execution
+/// with a view the thread changed itself, discarded: SAFE over no
+/// execution, as 3f573e0 answered on GenMC's saver/spin-2cas). The loop
+/// spins forever once its exchanges write what they read: a livelock,
+/// under every model, also with --await-wake.
+#[test]
+fn an_iteration_that_writes_a_new_value_does_not_stop() {
+    let prog = repo().join("tests/programs/await/cas-write-livelock.c");
+    for model in ["sc", "tso", "pso"] {
+        for extra in [&[][..], &["--await-wake"][..]] {
+            let mut args = vec!["--model", model];
+            args.extend_from_slice(extra);
+            args.push(prog.to_str().unwrap());
+            let (code, out, _) = run_verify(&args);
+            assert_eq!(code, 1, "{model} {extra:?}: {out}");
+            assert!(out.starts_with("VIOLATION livelock"), "{model} {extra:?}: {out}");
+        }
+    }
+}
+
 /// The published answers, so that both sides agreeing on a wrong set fails too.
 #[test]
 fn await_outcomes_are_the_expected_ones() {

@@ -181,6 +181,9 @@ void __tsoify_rmw(void *addr, void *val, uint64_t size, uint32_t op, uint32_t or
   while (!rt_mem_cas(addr, &old, res, n));
   rt_val_put(val, n, old);
   rt_await_read(rt_cur, addr, n, val);
+#ifndef TSOIFY_EXPORT
+  if (old.w[0] != res.w[0] || old.w[1] != res.w[1]) rt_await_wrote();
+#endif
   rt_event(TSOIFY_EV_RMW, addr, n, old.w[0], loc, op, (uint32_t)res.w[0]);
 }
 
@@ -197,9 +200,13 @@ uint32_t __tsoify_cmpxchg(void *addr, void *expected, const void *desired, uint6
   if (rt_sym_n_shadow) rt_sym_rmw((uintptr_t)addr, n);
 #endif
   rt_val old = rt_val_get(expected, n); /* after the CAS: what memory held */
-  uint32_t ok = (uint32_t)rt_mem_cas(addr, &old, rt_val_get(desired, n), n);
+  rt_val want = rt_val_get(desired, n);
+  uint32_t ok = (uint32_t)rt_mem_cas(addr, &old, want, n);
   rt_val_put(expected, n, old);
   rt_await_read(rt_cur, addr, n, expected);
+#ifndef TSOIFY_EXPORT
+  if (ok && (old.w[0] != want.w[0] || old.w[1] != want.w[1])) rt_await_wrote();
+#endif
   rt_event(TSOIFY_EV_CMPXCHG, addr, n, old.w[0], loc, ok, 0);
   return ok;
 }

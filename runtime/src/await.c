@@ -57,7 +57,10 @@
  * deleted steps changed no state, as above; a fence in one drained stores
  * the flush steps can drain at the same points), with the same outcome
  * and the same violations, in which each await loop runs once, right
- * where it succeeds. The search reaches that one: the reads of the one
+ * where it succeeds (an iteration whose RMW or compare-exchange wrote a
+ * new value is no such step, since others may read what it wrote: it
+ * blocks as with --await-wake, where the view it changed makes it run
+ * again). The search reaches that one: the reads of the one
  * iteration race with the writes that let it succeed, and reversing the
  * races puts the writes first. So a failing iteration only has to be
  * seen, not repeated. How the execution ends says what it was:
@@ -88,6 +91,7 @@ struct await_rec {
   uint64_t gen; /* the running iteration (the thread's count of iterations begun) */
   int active;  /* an iteration of an await candidate is running */
   int spoiled; /* it did more than read */
+  int wrote;   /* an RMW or compare-exchange of it changed a value */
   uint32_t n;
   uint32_t loc; /* the loop, while blocked */
   struct await_read r[AWAIT_READS];
@@ -111,6 +115,7 @@ uint64_t __tsoify_await_begin(uint32_t loc) {
   struct await_rec *a = &recs[rt_cur];
   a->active = 1;
   a->spoiled = 0;
+  a->wrote = 0;
   a->n = 0;
   a->loc = loc;
   return ++a->gen;
@@ -131,6 +136,15 @@ void __tsoify_await_spoil(void) { rt_await_spoil(); }
 
 void rt_await_spoil(void) {
   if (recs) recs[rt_cur].spoiled = 1;
+}
+
+/* An RMW or compare-exchange of the running iteration wrote a value other
+ * than the one it read: others may read that value, so the iteration is no
+ * no-op that could be deleted; under TSOIFY_AWAIT_STOP it does not stop its
+ * thread, it blocks as with --await-wake (where the view it changed makes
+ * it run again). */
+void rt_await_wrote(void) {
+  if (recs) recs[rt_cur].wrote = 1;
 }
 
 void rt_await_read(int t, const void *addr, uint32_t size, const void *bytes) {
@@ -195,7 +209,7 @@ void __tsoify_loop_back(uint32_t loc, uint64_t iteration, uint32_t taken, uint64
   if (!gen || gen != a->gen || !a->active || rt_shm->await_mode == TSOIFY_AWAIT_NONE) return;
   a->active = 0;
   if (a->spoiled) return;
-  if (rt_shm->await_mode == TSOIFY_AWAIT_STOP) rt_await_stop();
+  if (rt_shm->await_mode == TSOIFY_AWAIT_STOP && !a->wrote) rt_await_stop();
   if (rt_await_changed(rt_cur)) return;
   rt_await_block();
   /* woken: the locations read are what the next step depends on */

@@ -213,6 +213,8 @@ _Noreturn void rt_cut_thread(void);
 void rt_await_block(void);
 /* Stop it for the rest of the execution (a failing await iteration). */
 _Noreturn void rt_await_stop(void);
+/* The running iteration changed a value by an RMW or compare-exchange. */
+void rt_await_wrote(void);
 
 /* ---- memmodel.c ---- */
 /* A value of up to RT_ENTRY_BYTES bytes: byte i is bits 8*(i%8) up of
