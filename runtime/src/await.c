@@ -73,7 +73,7 @@
  *   - nothing left to run, no stopped thread's view changed: LIVELOCK, as
  *     with blocking.
  * On GenMC's saver tests this takes spin-2cas-const from over 680,000
- * executions (unfinished) to 43 under SC; --await-wake is the reference it
+ * executions (unfinished) to 167 under SC; --await-wake is the reference it
  * is tested against, and --no-await the one both are. */
 #include <stdlib.h>
 #include <string.h>
