@@ -213,7 +213,6 @@ pub struct Violation {
 #[derive(Default, Debug)]
 pub struct Stats {
     pub executions: u64,
-    /// executions discarded by __VERIFIER_assume(false)
     /// discarded: a failed assume, or an end with a thread stopped in an
     /// await loop whose view had changed (runtime/src/await.c)
     pub assume_blocked: u64,

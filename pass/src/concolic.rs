@@ -183,10 +183,6 @@ fn shadow_bits(v: Value) -> Option<u32> {
     }
 }
 
-fn is_float(v: Value) -> bool {
-    unsafe { matches!(LLVMGetTypeKind(LLVMTypeOf(v)), LLVMTypeKind::LLVMFloatTypeKind | LLVMTypeKind::LLVMDoubleTypeKind) }
-}
-
 /// A value whose bits the runtime can be handed (an integer of at most 64
 /// bits, a float or a double).
 fn tracked_width(v: Value) -> bool {
@@ -266,8 +262,8 @@ impl Builder<'_> {
     /// `v`'s bits as an i64 (a float's bits, zero-extended).
     fn wide(&self, v: Value) -> Value {
         unsafe {
-            let v = match shadow_bits(v) {
-                Some(32) if is_float(v) => LLVMBuildBitCast(self.b, v, self.sym.i32, c"".as_ptr()),
+            let v = match LLVMGetTypeKind(LLVMTypeOf(v)) {
+                LLVMTypeKind::LLVMFloatTypeKind => LLVMBuildBitCast(self.b, v, self.sym.i32, c"".as_ptr()),
                 _ => v,
             };
             LLVMBuildZExtOrBitCast(self.b, v, self.sym.i64, c"".as_ptr())

@@ -182,7 +182,7 @@ void __tsoify_rmw(void *addr, void *val, uint64_t size, uint32_t op, uint32_t or
   rt_val_put(val, n, old);
   rt_await_read(rt_cur, addr, n, val);
 #ifndef TSOIFY_EXPORT
-  if (old.w[0] != res.w[0] || old.w[1] != res.w[1]) rt_await_wrote();
+  if (!rt_val_eq(old, res)) rt_await_wrote();
 #endif
   rt_event(TSOIFY_EV_RMW, addr, n, old.w[0], loc, op, (uint32_t)res.w[0]);
 }
@@ -205,7 +205,7 @@ uint32_t __tsoify_cmpxchg(void *addr, void *expected, const void *desired, uint6
   rt_val_put(expected, n, old);
   rt_await_read(rt_cur, addr, n, expected);
 #ifndef TSOIFY_EXPORT
-  if (ok && (old.w[0] != want.w[0] || old.w[1] != want.w[1])) rt_await_wrote();
+  if (ok && !rt_val_eq(old, want)) rt_await_wrote();
 #endif
   rt_event(TSOIFY_EV_CMPXCHG, addr, n, old.w[0], loc, ok, 0);
   return ok;

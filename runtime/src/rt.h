@@ -229,6 +229,7 @@ typedef struct {
 } rt_val;
 rt_val rt_val_get(const void *p, uint32_t n);   /* n bytes at p; 1, 2, 4, 8, 16 as one or two accesses */
 void rt_val_put(void *p, uint32_t n, rt_val v); /* likewise */
+static inline int rt_val_eq(rt_val a, rt_val b) { return a.w[0] == b.w[0] && a.w[1] == b.w[1]; }
 static inline uint8_t rt_val_byte(rt_val v, uint32_t i) { return (uint8_t)(v.w[i >> 3] >> (8 * (i & 7))); }
 static inline void rt_val_set_byte(rt_val *v, uint32_t i, uint8_t b) {
   uint32_t s = 8 * (i & 7);

@@ -62,6 +62,9 @@ int rt_atomic_depth(void) { return atomic_depth; }
 
 static int could_run(int t);
 
+/* t waits in an await loop: blocked (--await-wake) or stopped (await.c) */
+static int in_await(int t) { return threads[t].state == T_RUNNABLE && (threads[t].wait == W_AWAIT || threads[t].wait == W_AWAIT_STOP); }
+
 static int enabled(int t) {
   struct rt_thread *th = &threads[t];
   if (th->state != T_RUNNABLE) return 0;
@@ -147,7 +150,7 @@ static void schedule(int self_ok) {
         observed = rt_pending_conflicts(ready[k], t);
       /* a thread blocked in an await loop observes what could wake it */
       for (int w = 0; w < nthreads && !observed; w++)
-        observed = threads[w].state == T_RUNNABLE && (threads[w].wait == W_AWAIT || threads[w].wait == W_AWAIT_STOP) && rt_await_observes(w, t);
+        observed = in_await(w) && rt_await_observes(w, t);
       if (!observed) continue;
       uint32_t idx[RT_MAX_OPTIONS];
       int k = rt_mm_flush_options(t, idx, RT_MAX_OPTIONS - threads_enabled - n);
@@ -167,7 +170,7 @@ static void schedule(int self_ok) {
           rt_end(TSOIFY_ST_ASSUME, rt_await_loc(t), 0);
         }
       for (int t = 0; t < nthreads; t++)
-        if (threads[t].state == T_RUNNABLE && (threads[t].wait == W_AWAIT || threads[t].wait == W_AWAIT_STOP)) {
+        if (in_await(t)) {
           rt_cur = t; /* the report names the spinning thread */
           rt_end(TSOIFY_ST_LIVELOCK, rt_await_loc(t), "livelock: thread %d waits in a loop for a change no thread can make", t);
         }
