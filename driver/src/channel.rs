@@ -159,8 +159,6 @@ pub const SYMF_UNTRACKED: u32 = 1;
 pub const SYMF_USED: u32 = 4;
 /// a guided step took the other side of a branch on nondet values than its guide said
 pub const SYMF_GUIDE_LEFT: u32 = 8;
-/// the pseudo-locations branches on nondet values write (tsoify_channel.h)
-pub const SYM_LOC_BASE: u64 = 0xf000_0000_0000_0000;
 
 #[repr(C)]
 #[derive(Clone, Copy, Debug, Default)]

@@ -28,16 +28,31 @@
 //! to some node, where its side is feasible, hence explored). Across
 //! orders: which combinations are feasible does not depend on the order in
 //! which the branches ran (a combination is one formula, a conjunction),
-//! and the values decide nothing else, so two branch events commute as
-//! far as feasibility goes. Still, a branch's feasible sides depend on the
-//! outcomes of earlier branches on the same variables, which is a
-//! dependency between steps the memory footprints do not show: each
-//! branch writes a pseudo-location per variable it reads (the whole range
-//! when it reads more than one; runtime/ABI.md), so two branches on a
-//! shared variable race and the reduction tries both orders, and a sleeping
-//! step with such a branch is woken by another. A step with a branch is
-//! also a step with a value choice, open (dependent with everything) for
-//! sleep sets until all its sides have run, as for nondet values.
+//! and the values decide nothing else. So for one input vector x the
+//! program is an ordinary one in which a branch is a step of its own
+//! thread that reads nothing shared, and the reduction is exact for it;
+//! the search is that reduction for every x at once, an execution shared
+//! by the vectors that take its sides. Hence a branch touches nothing the
+//! reduction sees (its TOUCH event has no access), and two threads'
+//! branches on one variable are not ordered both ways: the second one's
+//! feasible sides depend on the first one's outcome, but the first one's
+//! other side is an option of its own, under which the second has the
+//! sides it lacked, so every combination is reached in the one order. An
+//! order a reversed race brings meets the branches in another order and
+//! takes the sides feasible there (some combinations twice, none lost).
+//! Sleep sets stay exact because another thread's event can only narrow a
+//! branch's feasible sides (it adds outcomes to the path condition, never
+//! removes one), and a step with a branch is open (dependent with
+//! everything) for sleep sets until all its sides have run, as for nondet
+//! values. Until 2026-12-03 each branch wrote a pseudo-location per
+//! variable, which ordered them both ways: two threads comparing one value
+//! with ten constants each made C(20,10) orders (SV-COMP
+//! pthread-finding-k-matches, UNKNOWN then, 22 executions now).
+//! `tests/litmus/nondetfuzz.py` checks this against `--por none`.
+//!
+//! A branch whose thread branched on the same expression before (the same
+//! operations on the same variables and constants, runtime/src/sym.c) is
+//! no choice: its side follows from the earlier one in every order.
 //!
 //! Values in memory are followed as the memory model moves their bytes
 //! (through store buffers and flushes; runtime/ABI.md), so a value one

@@ -290,14 +290,10 @@ struct tsoify_input {
 #define TSOIFY_SYM_USED 4u /* a wide nondet value was taken */
 #define TSOIFY_SYM_GUIDE_LEFT 8u /* a guided step took the other side of a branch on nondet values
                                     than its guide said: the guide was left there */
-/* The pseudo-location a branch on nondet values writes (a TSOIFY_EV_TOUCH
- * event, aux = TSOIFY_FP_WRITE), so that the reduction orders two branches
- * on a shared variable both ways: variable (thread t, ordinal o) is the byte
- * TSOIFY_SYM_LOC_BASE + (t << 20 | o); an expression over more than one
- * variable (or an ordinal beyond 2^20) writes the whole range
- * [TSOIFY_SYM_LOC_BASE, + TSOIFY_SYM_LOC_SPAN). No program address is there. */
+/* Where a branch on nondet values logs its TSOIFY_EV_TOUCH event (aux 0:
+ * it touches nothing; above every program address, also in a 32-bit
+ * program). */
 #define TSOIFY_SYM_LOC_BASE 0xf000000000000000ull
-#define TSOIFY_SYM_LOC_SPAN (1ull << 40)
 
 /* shm await_mode (runtime/src/await.c) */
 #define TSOIFY_AWAIT_STOP 0u /* a failing iteration stops its thread for the rest of the execution */

@@ -11,10 +11,10 @@
  *
  * Each branch on such a value is also a choice point of the explorer's
  * search (choice.c rt_branch_choice), in whatever thread it runs: the
- * explorer gives each feasible side its own inputs, and the branch writes
- * a pseudo-location per variable it reads, so that the reduction orders
- * two branches on a shared variable both ways (see the top of
- * driver/src/concolic.rs for why that is exact).
+ * explorer gives each feasible side its own inputs (see the top of
+ * driver/src/concolic.rs for why that is exact). A branch whose thread
+ * branched on the same expression before is none of these: its side is
+ * known.
  *
  * Values in memory follow the memory model exactly. A store of a symbolic
  * value is announced just before it (__tsoify_sym_store); the store takes
@@ -75,11 +75,20 @@ static struct shadow *shadow;
 uint32_t rt_sym_n_shadow; /* (rt.h: memmodel.c looks at it before calling in) */
 #define n_shadow rt_sym_n_shadow
 static uint32_t last_var[RT_MAX_THREADS];
-/* per node: the one variable its expression reads (1 + (thread << 20 |
- * ordinal)), 0 for none, MANY_VARS for more (outside the data segment,
- * like the shadow: written whenever a node is made) */
-#define MANY_VARS 0xffffffffu
-static uint32_t *vars_of;
+/* per node: a hash of its expression's structure (operations, widths,
+ * constants, variables; not node ids), so that two nodes that spell the
+ * same expression hash alike (outside the data segment, like the shadow:
+ * written whenever a node is made) */
+static uint64_t *hash_of;
+/* the branches of this execution by (thread, hash_of their condition):
+ * open addressing over path[] indexes + 1, and per path[] index the slot
+ * that holds it (both outside the data segment: a slot is in use only
+ * when the branch it names is of this execution and names it back, so
+ * what earlier executions left reads as free, and twice MAX_PATH slots
+ * never fill) */
+#define BRANCH_SLOTS (2 * TSOIFY_MAX_PATH)
+#define NO_SLOT 0xffffffffu
+static uint32_t *branch_slot, *slot_of_branch;
 static uint32_t ordinal[RT_MAX_THREADS];
 uintptr_t rt_sym_claimed[RT_MAX_THREADS];
 #define claimed rt_sym_claimed
@@ -101,11 +110,12 @@ void rt_sym_init(void) {
   rt_sym_on = 1;
   shadow = mmap(0, MAX_SHADOW * sizeof *shadow, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
   if (shadow == MAP_FAILED) shadow = 0;
-  vars_of = mmap(0, TSOIFY_MAX_SYM_NODES * sizeof *vars_of, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (vars_of == MAP_FAILED) vars_of = 0;
+  hash_of = mmap(0, TSOIFY_MAX_SYM_NODES * sizeof *hash_of, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (hash_of == MAP_FAILED) hash_of = 0;
+  branch_slot = mmap(0, (BRANCH_SLOTS + TSOIFY_MAX_PATH) * sizeof *branch_slot, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+  if (branch_slot == MAP_FAILED) branch_slot = 0;
+  slot_of_branch = branch_slot ? branch_slot + BRANCH_SLOTS : 0;
 }
-
-static uint32_t join_vars(uint32_t x, uint32_t y) { return !x ? y : !y || x == y ? x : MANY_VARS; }
 
 /* the execution proves nothing about other values; the first reason is kept */
 static void untracked(const char *fmt, ...) {
@@ -122,6 +132,11 @@ static void untracked(const char *fmt, ...) {
 static uint64_t mask(uint32_t bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
 static int64_t sx(uint64_t v, uint32_t bits) { return bits >= 64 ? (int64_t)v : (int64_t)(v << (64 - bits)) >> (64 - bits); }
 
+static uint64_t mix(uint64_t h, uint64_t x) {
+  h ^= x + 0x9e3779b97f4a7c15ull + (h << 6) + (h >> 2);
+  return h * 0xff51afd7ed558ccdull;
+}
+
 static uint32_t node(uint32_t op, uint32_t bits, uint32_t pred, uint32_t a, uint32_t b, uint32_t c, uint64_t k, uint64_t val) {
   struct tsoify_shm *s = rt_shm;
   if (s->n_sym_nodes == 0) s->n_sym_nodes = 1;
@@ -135,18 +150,41 @@ static uint32_t node(uint32_t op, uint32_t bits, uint32_t pred, uint32_t a, uint
   n->a = a, n->b = b, n->c = c;
   n->k = k;
   n->val = val & mask(bits);
-  if (vars_of) {
-    uint32_t v = 0;
-    if (op == TSOIFY_SYM_VAR) {
-      uint64_t t = k >> 32, o = k & 0xffffffffu;
-      v = t < 4096 && o < (1u << 20) ? (uint32_t)(t << 20 | o) + 1 : MANY_VARS;
-    } else if (op != TSOIFY_SYM_CONST) {
-      v = join_vars(vars_of[a], vars_of[b]);
-      if (op == TSOIFY_SYM_SELECT) v = join_vars(v, vars_of[c]);
-    }
-    vars_of[id] = v;
+  if (hash_of) {
+    /* (c is a node only in a select; elsewhere a width) */
+    uint64_t h = mix(mix(mix(op, bits), pred), k);
+    h = mix(mix(h, hash_of[a]), hash_of[b]);
+    hash_of[id] = mix(h, op == TSOIFY_SYM_SELECT ? hash_of[c] : c);
   }
   return id;
+}
+
+/* Do nodes x and y spell the same expression? (Then they have the same
+ * value in an execution, whatever its order.) Iterative, so a long chain
+ * cannot overflow a thread's stack; past its work list it answers no,
+ * which only costs a choice point. */
+static int same_expression(uint32_t x, uint32_t y) {
+  enum { MAX_PAIRS = 256 };
+  uint32_t todo[MAX_PAIRS][2];
+  uint32_t n = 0;
+  const struct tsoify_sym_node *nodes = rt_shm->sym_nodes;
+  todo[n][0] = x, todo[n][1] = y, n++;
+  while (n) {
+    n--;
+    uint32_t p = todo[n][0], q = todo[n][1];
+    if (p == q) continue;
+    if (!p || !q || hash_of[p] != hash_of[q]) return 0;
+    const struct tsoify_sym_node *a = &nodes[p], *b = &nodes[q];
+    if (a->op != b->op || a->bits != b->bits || a->pred != b->pred || a->k != b->k) return 0;
+    if (a->op == TSOIFY_SYM_VAR || a->op == TSOIFY_SYM_CONST) continue;
+    int select = a->op == TSOIFY_SYM_SELECT;
+    if (!select && a->c != b->c) return 0;
+    if (n + 3 > MAX_PAIRS) return 0;
+    todo[n][0] = a->a, todo[n][1] = b->a, n++;
+    todo[n][0] = a->b, todo[n][1] = b->b, n++;
+    if (select) todo[n][0] = a->c, todo[n][1] = b->c, n++;
+  }
+  return 1;
 }
 
 /* Is node `id` what the program holds (value v of `bits` bits)? */
@@ -512,25 +550,54 @@ uint32_t __tsoify_sym_fcmp(uint32_t pred, uint32_t bits, uint32_t ia, uint64_t a
   return node(TSOIFY_SYM_ICMP, 1, ip, x, kn, 64, 0, (uint64_t)r);
 }
 
+/* Has thread t branched on the expression of node `id` before in this
+ * execution? If not, *slot is where its branch goes in the table (NO_SLOT
+ * without one). */
+static int branched_before(int t, uint32_t id, uint32_t *slot) {
+  *slot = NO_SLOT;
+  if (!branch_slot || !hash_of) return 0;
+  const struct tsoify_shm *s = rt_shm;
+  uint64_t h = hash_of[id];
+  uint32_t i = (uint32_t)(mix(h, (uint64_t)t) % BRANCH_SLOTS);
+  for (;; i = (i + 1) % BRANCH_SLOTS) {
+    uint32_t at = branch_slot[i];
+    if (!at || at > s->n_path || slot_of_branch[at - 1] != i) break; /* free */
+    const struct tsoify_path_cond *p = &s->path[at - 1];
+    if (p->thread == (uint32_t)t && hash_of[p->node] == h && same_expression(p->node, id)) return 1;
+  }
+  *slot = i;
+  return 0;
+}
+
 /* A conditional branch or an assume on `cond` (its node `id`, `bits` wide):
- * a path condition. */
+ * a path condition, a choice of the search, and a TOUCH event that touches
+ * nothing (it places the choice among its thread's events; two branches
+ * of different threads on one variable need not be ordered both ways, see
+ * driver/src/concolic.rs).
+ *
+ * Unless its thread branched on the same expression before: then its side
+ * follows from that branch in every order of the execution (the same
+ * values, the same thread before it), so it adds no condition, no choice
+ * and no event. A loop that compares a nondet value with the same
+ * constants again and again (SV-COMP pthread-finding-k-matches: 500
+ * times per thread) then costs one choice per constant. */
 void __tsoify_sym_branch(uint32_t id, uint64_t cond, uint32_t bits) {
   if (!id || !in_step(id, cond, bits)) return;
   struct tsoify_shm *s = rt_shm;
+  uint32_t slot;
+  if (branched_before(rt_cur, id, &slot)) return;
   if (s->n_path >= TSOIFY_MAX_PATH)
     rt_end(TSOIFY_ST_INTERNAL, 0, "more than %u branches on nondet values in one execution (a loop over a nondet count? --unroll bounds it)", TSOIFY_MAX_PATH);
-  struct tsoify_path_cond *p = &s->path[s->n_path++];
+  uint32_t at = s->n_path++;
+  struct tsoify_path_cond *p = &s->path[at];
   p->node = id;
   p->taken = (cond & mask(bits)) != 0;
   p->thread = (uint32_t)rt_cur;
   p->event = s->n_events;
+  if (slot_of_branch) slot_of_branch[at] = slot;
+  if (slot != NO_SLOT) branch_slot[slot] = at + 1;
   rt_branch_choice(p->taken);
-  /* the pseudo-location of its variable, or of all of them */
-  uint32_t v = vars_of ? vars_of[id] : MANY_VARS;
-  if (v == MANY_VARS || !v)
-    rt_event_at(TSOIFY_EV_TOUCH, TSOIFY_SYM_LOC_BASE, 0, TSOIFY_SYM_LOC_SPAN, rt_cur_loc, TSOIFY_FP_WRITE, 0);
-  else
-    rt_event_at(TSOIFY_EV_TOUCH, TSOIFY_SYM_LOC_BASE + (v - 1), 0, 1, rt_cur_loc, TSOIFY_FP_WRITE, 0);
+  rt_event_at(TSOIFY_EV_TOUCH, TSOIFY_SYM_LOC_BASE, 0, 1, rt_cur_loc, 0, 0);
 }
 
 /* A value used where only its concrete value counts (an address, an array
