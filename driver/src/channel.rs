@@ -8,7 +8,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 pub const MAGIC: u32 = 0x54534f49;
-pub const VERSION: u32 = 21;
+pub const VERSION: u32 = 22;
 /// `probe` of a rotation probe, and its "no thread held back" (tsoify_channel.h)
 pub const PROBE_ROTATE: u32 = 0x8000_0000;
 pub const PROBE_NO_HELD: u32 = 0xff;
@@ -156,6 +156,8 @@ pub const SYM_SELECT: u8 = 20;
 /// an exact integer-to-float conversion (never in a path condition)
 pub const SYM_ITOFP: u8 = 21;
 pub const SYMF_UNTRACKED: u32 = 1;
+/// a value the tracking could not follow was pinned (each feasible value a path)
+pub const SYMF_PINNED: u32 = 2;
 pub const SYMF_USED: u32 = 4;
 /// a guided step took the other side of a branch on nondet values than its guide said
 pub const SYMF_GUIDE_LEFT: u32 = 8;

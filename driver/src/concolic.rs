@@ -188,6 +188,9 @@ pub struct Concolic {
     pub used: bool,
     /// why the search over values is not exhaustive (empty: it is)
     pub reasons: Vec<String>,
+    /// values pinned where the tracking could not follow them (each
+    /// feasible value a path of its own: exact, but long for a wide one)
+    pub pinned: Vec<String>,
     pub queries: u64,
     /// branch sides found feasible (each gets its own input vector)
     pub input_vectors: u64,
@@ -228,6 +231,11 @@ impl Concolic {
         if s.sym_flags & channel::SYMF_UNTRACKED != 0 {
             let why = channel::c_text(&s.sym_reason, channel::MESSAGE_BYTES);
             self.reason(why);
+        } else if s.sym_flags & channel::SYMF_PINNED != 0 {
+            let what = channel::c_text(&s.sym_reason, channel::MESSAGE_BYTES);
+            if !self.pinned.contains(&what) {
+                self.pinned.push(what);
+            }
         }
         let end = (s.trail_len as usize).min(path.len());
         let at: Vec<usize> = (0..end).filter(|&i| path[i].branch).collect();

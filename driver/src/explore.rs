@@ -226,6 +226,9 @@ pub struct Stats {
     pub nondet_sampled: u64,
     /// why the search over wide nondet values is not exhaustive (concolic.rs)
     pub nondet_unknown: Vec<String>,
+    /// values pinned where the tracking could not follow them: no reason
+    /// for UNKNOWN, but a likely one for a search that did not end
+    pub nondet_pinned: Vec<String>,
     /// input vectors the search ran with, solver queries made (wide nondet values)
     pub nondet_inputs: u64,
     pub nondet_queries: u64,
@@ -476,6 +479,7 @@ fn search(program: &Path, args: &[String], info: &Path, cfg: &Config, mut progre
     search.stats.seconds = start.elapsed().as_secs_f64();
     if values.used {
         search.stats.nondet_unknown = std::mem::take(&mut values.reasons);
+        search.stats.nondet_pinned = std::mem::take(&mut values.pinned);
         search.stats.nondet_inputs = values.input_vectors;
         search.stats.nondet_queries = values.queries;
     }

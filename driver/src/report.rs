@@ -93,6 +93,10 @@ pub fn incomplete_reasons(x: &Exploration) -> Vec<String> {
     for m in &s.internal {
         why.push(format!("runtime: {m}"));
     }
+    // (a pinned value is exact; it only explains a search that is long)
+    if !why.is_empty() {
+        why.extend(s.nondet_pinned.iter().map(|p| format!("nondet values: {p}")));
+    }
     why
 }
 

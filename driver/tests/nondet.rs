@@ -100,21 +100,45 @@ fn values_go_through_calls_and_returns() {
 
 /// Where the tracking cannot follow a value (a library function,
 /// floating-point arithmetic, a conversion to double that is not exact for
-/// every value), a bug that needs one value cannot be ruled out: UNKNOWN
-/// with the reason.
+/// every value), the value is pinned: each feasible value is a path of its
+/// own, on which that use is exact. So a bug that needs one value is found
+/// (|x| == 42 through labs, i / 3.0 == 3.0), a value bounded before the
+/// use gives SAFE (pinned-safe.c: 8 values, after a printf of the value
+/// that needs no pin), and one with 2^64 values leaves UNKNOWN at the time
+/// limit, saying where it was pinned. Before, each of these was UNKNOWN.
 #[test]
-fn a_value_the_tracking_loses_leaves_unknown() {
-    for (name, reason) in [
-        ("lost-library.c", "is passed to a function that is not instrumented"),
-        ("lost-float.c", "is used in floating-point arithmetic"),
-        ("lost-float-wide.c", "converted from 64 bits to a 64-bit float, where not every value converts exactly"),
-    ] {
+fn a_value_the_tracking_cannot_follow_is_pinned() {
+    for (name, value) in [("lost-library.c", "nondet -> 42"), ("lost-float.c", "nondet -> 9")] {
         for model in MODELS {
             let (code, out, err) = verify_on(name, model);
-            assert_eq!(code, 2, "{name} under {model}: {out}{err}");
-            assert!(out.starts_with("UNKNOWN"), "{name} under {model}: {out}");
-            assert!(out.contains(reason), "{name} under {model}: the reason: {out}");
+            assert_eq!(code, 1, "{name} under {model}: {out}{err}");
+            assert!(out.starts_with("VIOLATION reach_error"), "{name} under {model}: {out}");
+            assert!(out.contains(value), "{name} under {model}: the value in the trace: {out}");
         }
+    }
+    for model in MODELS {
+        let (code, out, err) = verify_on("pinned-safe.c", model);
+        assert_eq!(code, 0, "{model}: {out}{err}");
+        assert!(out.starts_with("SAFE"), "{model}: {out}");
+        let (code, out, err) = run_verify(&["--model", model, "-DOFF_BY_ONE", &program("pinned-safe.c")]);
+        assert_eq!(code, 1, "{model}: {out}{err}");
+        assert!(out.contains("nondet -> 3"), "{model}: the value in the trace: {out}");
+    }
+    let (code, out, err) = run_verify(&["--model", "sc", "--timeout", "2", &program("lost-float-wide.c")]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.starts_with("UNKNOWN timeout"), "{out}");
+    assert!(out.contains("converted from 64 bits to a 64-bit float, where not every value converts exactly; each of its feasible values is searched on a path of its own"), "{out}");
+}
+
+/// A value wider than 64 bits cannot be pinned: UNKNOWN at once, with the
+/// reason, never SAFE.
+#[test]
+fn a_value_wider_than_64_bits_leaves_unknown() {
+    for model in MODELS {
+        let (code, out, err) = verify_on("lost-wide.c", model);
+        assert_eq!(code, 2, "{model}: {out}{err}");
+        assert!(out.starts_with("UNKNOWN"), "{model}: {out}");
+        assert!(out.contains("is wider than 64 bits"), "{model}: the reason: {out}");
     }
 }
 

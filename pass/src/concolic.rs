@@ -208,6 +208,47 @@ fn calls_program_code(i: Value) -> bool {
     }
 }
 
+/// A call that only writes text (printf and friends) and whose result is
+/// unused: what it prints of a nondet value changes nothing the program
+/// sees, so the value needs no pin there. Not with a `%n` conversion (it
+/// stores how much was printed, which depends on the value) or a format
+/// that is not a constant string.
+fn prints_only(i: Value, name: &str, args: &[Value]) -> bool {
+    let format_at = match name {
+        "printf" => Some(0),
+        "fprintf" => Some(1),
+        "puts" | "fputs" | "putchar" | "fputc" | "perror" => None,
+        _ => return false,
+    };
+    if unsafe { !LLVMGetFirstUse(i).is_null() } {
+        return false; // the count printed depends on the value
+    }
+    match format_at {
+        None => true,
+        Some(k) => args.get(k).and_then(|&f| ir::const_string(f)).is_some_and(|f| !stores_count(&f)),
+    }
+}
+
+/// Has printf format `f` a `%n` conversion?
+fn stores_count(f: &[u8]) -> bool {
+    let mut k = 0;
+    while k < f.len() {
+        if f[k] != b'%' {
+            k += 1;
+            continue;
+        }
+        k += 1;
+        while k < f.len() && b"-+ #0123456789.*$'hlLqjzt".contains(&f[k]) {
+            k += 1;
+        }
+        if k < f.len() && f[k] == b'n' {
+            return true;
+        }
+        k += 1;
+    }
+    false
+}
+
 /// The called value of a call (its last operand).
 fn called_value(i: Value) -> Value {
     unsafe { LLVMGetCalledValue(i) }
@@ -533,7 +574,7 @@ pub fn instrument(m: LLVMModuleRef, f: Value, b: LLVMBuilderRef, sym: &Sym) {
                         bl.after(i);
                         bl.call(sym.called, &[]);
                     }
-                } else if !name.starts_with("llvm.dbg.") && !name.starts_with("__tsoify_") && !name.starts_with("llvm.lifetime.") {
+                } else if !name.starts_with("llvm.dbg.") && !name.starts_with("__tsoify_") && !name.starts_with("llvm.lifetime.") && !prints_only(i, &name, &args) {
                     for a in args.into_iter().filter(|a| s.contains(a)) {
                         lost(a, LOST_CALL);
                     }
@@ -612,5 +653,20 @@ pub fn instrument(m: LLVMModuleRef, f: Value, b: LLVMBuilderRef, sym: &Sym) {
                 }
             }
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::stores_count;
+
+    #[test]
+    fn a_format_stores_a_count_only_with_a_percent_n() {
+        assert!(!stores_count(b"intervals: %d\n"));
+        assert!(!stores_count(b"100%% done, %5.2f %-8lld %s"));
+        assert!(stores_count(b"%d%n"));
+        assert!(stores_count(b"x=%d %hhn"));
+        assert!(stores_count(b"%2$d %1$n"));
+        assert!(!stores_count(b"%%n is not one"));
     }
 }

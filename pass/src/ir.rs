@@ -211,6 +211,27 @@ pub fn const_u64(v: Value) -> Option<u64> {
     }
 }
 
+/// The bytes of a constant C string `v` points to (a global with a
+/// constant array initializer, directly or through a constant GEP at 0).
+pub fn const_string(v: Value) -> Option<Vec<u8>> {
+    unsafe {
+        let mut g = v;
+        if !LLVMIsAConstantExpr(g).is_null() && LLVMGetConstOpcode(g) == LLVMOpcode::LLVMGetElementPtr {
+            g = LLVMGetOperand(g, 0);
+        }
+        if LLVMIsAGlobalVariable(g).is_null() || LLVMIsGlobalConstant(g) == 0 {
+            return None;
+        }
+        let init = LLVMGetInitializer(g);
+        if init.is_null() || LLVMIsConstantString(init) == 0 {
+            return None;
+        }
+        let mut n = 0usize;
+        let p = LLVMGetAsString(init, &mut n);
+        Some(std::slice::from_raw_parts(p as *const u8, n).to_vec())
+    }
+}
+
 pub fn message(p: *mut std::os::raw::c_char) -> String {
     if p.is_null() {
         return String::new();

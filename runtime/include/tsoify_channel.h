@@ -21,7 +21,7 @@
 #define TSOIFY_U64 uint64_t __attribute__((aligned(8)))
 
 #define TSOIFY_CHANNEL_MAGIC   0x54534f49u /* "TSOI" */
-#define TSOIFY_CHANNEL_VERSION 21u
+#define TSOIFY_CHANNEL_VERSION 22u
 
 /* A rotation probe (shm->probe with TSOIFY_PROBE_ROTATE; choice.c): main
  * runs its first SETUP steps, then the other threads take turns of QUANTUM
@@ -285,8 +285,10 @@ struct tsoify_input {
 #define TSOIFY_SYM_UNTRACKED  1u /* a value built from a nondet value went where tracking cannot
                                     follow (sym_reason says where): the execution proves nothing
                                     about other values */
-/* (2u was AFTER_SPAWN: values stored after a thread started, before they
- * were followed through the store buffers; no longer set) */
+/* (2u was AFTER_SPAWN once: values stored after a thread started, before
+ * they were followed through the store buffers; PINNED since version 22) */
+#define TSOIFY_SYM_PINNED 2u /* a value the pass could not follow was pinned instead: sym_reason
+                                 says where, unless UNTRACKED (then it says why that) */
 #define TSOIFY_SYM_USED 4u /* a wide nondet value was taken */
 #define TSOIFY_SYM_GUIDE_LEFT 8u /* a guided step took the other side of a branch on nondet values
                                     than its guide said: the guide was left there */

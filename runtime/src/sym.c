@@ -60,6 +60,7 @@ static const char *const lost_what[] = {
   "is an operand of an atomic read-modify-write",
 };
 #define N_LOST (sizeof lost_what / sizeof *lost_what)
+#define LOST_WIDE 7 /* (the index of "is wider than 64 bits") */
 
 #define POISON 0xffffffffu /* a shadow entry whose bytes are partly overwritten */
 #define MAX_SHADOW (1u << 16)
@@ -319,6 +320,52 @@ void rt_sym_end(void) {
 
 /* ---- operations (the pass calls these only where an operand may be symbolic) ---- */
 
+void __tsoify_sym_pin(uint32_t id, uint64_t v, uint32_t bits); /* (below, with the branches) */
+
+/* Does node id hold a floating-point value (a converted integer, or a
+ * select of such)? Its bits are then no expression the solver reads. */
+static int float_valued(uint32_t id, int depth) {
+  const struct tsoify_sym_node *n = &rt_shm->sym_nodes[id];
+  if (n->op == TSOIFY_SYM_ITOFP) return 1;
+  if (n->op != TSOIFY_SYM_SELECT || depth > 32) return 0;
+  return float_valued(n->b, depth + 1) || float_valued(n->c, depth + 1);
+}
+
+/* Fix node id's value on this path: pin it (one branch per bit), or for a
+ * floating-point value the integers it holds. 0 when it cannot. */
+static int pin_value(uint32_t id, int depth) {
+  if (!id) return 1;
+  if (id >= rt_shm->n_sym_nodes || depth > 32) return 0;
+  const struct tsoify_sym_node *n = &rt_shm->sym_nodes[id];
+  if (n->op == TSOIFY_SYM_CONST) return 1;
+  if (n->op == TSOIFY_SYM_ITOFP) return pin_value(n->a, depth + 1);
+  if (n->op == TSOIFY_SYM_SELECT && float_valued(id, 0)) {
+    uint32_t cond = n->a, chosen = rt_shm->sym_nodes[cond].val & 1 ? n->b : n->c;
+    return pin_value(cond, depth + 1) && pin_value(chosen, depth + 1);
+  }
+  __tsoify_sym_pin(id, n->val, n->bits);
+  return 1;
+}
+
+/* Pin node id where the tracking cannot follow it (see __tsoify_sym_lost),
+ * keeping the first such place (printf-style `fmt`) for the explorer;
+ * 0 when it cannot be pinned. */
+static int pinned_instead(uint32_t id, const char *fmt, ...) {
+  if (!pin_value(id, 0)) return 0;
+  struct tsoify_shm *s = rt_shm;
+  if (!(s->sym_flags & (TSOIFY_SYM_UNTRACKED | TSOIFY_SYM_PINNED))) {
+    va_list ap;
+    va_start(ap, fmt);
+    int n = vsnprintf(s->sym_reason, sizeof s->sym_reason, fmt, ap);
+    va_end(ap);
+    if (n >= 0 && (size_t)n < sizeof s->sym_reason)
+      snprintf(s->sym_reason + n, sizeof s->sym_reason - (size_t)n, "; each of its feasible values is searched on a path of its own");
+    s->sym_flags |= TSOIFY_SYM_PINNED;
+  }
+  return 1;
+}
+
+
 uint32_t __tsoify_sym_binop(uint32_t op, uint32_t bits, uint32_t ia, uint64_t a, uint32_t ib, uint64_t b) {
   if (!ia && !ib) return 0;
   uint64_t m = mask(bits);
@@ -334,6 +381,8 @@ uint32_t __tsoify_sym_binop(uint32_t op, uint32_t bits, uint32_t ia, uint64_t a,
   case TSOIFY_SYM_SHL:
   case TSOIFY_SYM_LSHR:
   case TSOIFY_SYM_ASHR:
+    /* (a nondet-derived amount is pinned: one path per feasible amount) */
+    if (ib && pinned_instead(ib, "a value built from a nondet value is a shift amount")) ib = 0;
     if (ib || b >= bits) {
       untracked("a shift by a nondet-derived or too large amount");
       return 0;
@@ -345,7 +394,9 @@ uint32_t __tsoify_sym_binop(uint32_t op, uint32_t bits, uint32_t ia, uint64_t a,
   case TSOIFY_SYM_SDIV:
   case TSOIFY_SYM_SREM: {
     int is_signed = op == TSOIFY_SYM_SDIV || op == TSOIFY_SYM_SREM;
-    /* a symbolic divisor could be 0 (or -1 with the least dividend): not modelled yet */
+    /* a nondet-derived divisor is pinned (one path per feasible divisor;
+     * 0 traps natively before this) */
+    if (ib && pinned_instead(ib, "a value built from a nondet value is a divisor")) ib = 0;
     if (ib || b == 0 || (is_signed && b == m)) {
       untracked("a division by a nondet-derived value");
       return 0;
@@ -417,7 +468,9 @@ uint32_t __tsoify_sym_itofp(uint32_t is_signed, uint32_t to, uint32_t from, uint
   if (!id || !in_step(id, v, from)) return 0;
   uint32_t exact = to == 64 ? 53 : to == 32 ? 24 : 0;
   if (from > exact) {
-    untracked("a value built from a nondet value is converted from %u bits to a %u-bit float, where not every value converts exactly", from, to);
+    /* (pinned: the float is then one number per path) */
+    if (!pinned_instead(id, "a value built from a nondet value is converted from %u bits to a %u-bit float, where not every value converts exactly", from, to))
+      untracked("a value built from a nondet value is converted from %u bits to a %u-bit float, where not every value converts exactly", from, to);
     return 0;
   }
   return node(TSOIFY_SYM_ITOFP, to, is_signed != 0, id, 0, from, 0, f);
@@ -622,9 +675,19 @@ void __tsoify_sym_pin(uint32_t id, uint64_t v, uint32_t bits) {
 }
 
 /* A value the pass cannot follow: untracked when it is symbolic. */
+/* A value the pass cannot follow symbolically (a library call's argument,
+ * floating-point arithmetic, an atomic operand, a local the runtime does
+ * not see, ...): it is pinned before that use, like an address, so the use
+ * sees one value per path and is exact; the search then takes each
+ * feasible value on a path of its own, which ends only for a bounded
+ * value (`n` checked to be at most 8 before `1.0 / n`). The reason is kept
+ * (TSOIFY_SYM_PINNED) to explain a search that does not end. A value
+ * wider than 64 bits is untracked. */
 void __tsoify_sym_lost(uint32_t id, uint32_t why, uint32_t line) {
   if (!id) return;
-  untracked("line %u: a value built from a nondet value %s", line, lost_what[why < N_LOST ? why : 0]);
+  const char *what = lost_what[why < N_LOST ? why : 0];
+  if (why == LOST_WIDE || !pinned_instead(id, "line %u: a value built from a nondet value %s", line, what))
+    untracked("line %u: a value built from a nondet value %s", line, what);
 }
 
 /* ---- memory ---- */

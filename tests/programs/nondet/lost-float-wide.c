@@ -1,5 +1,6 @@
 // A 64-bit value converted to double: not every value converts exactly,
-// so the comparison is not followed: UNKNOWN, never SAFE.
+// so the value is pinned at the conversion: 2^64 paths, UNKNOWN at the
+// time limit, never SAFE.
 extern unsigned long long __VERIFIER_nondet_ulonglong(void);
 extern void reach_error(void);
 

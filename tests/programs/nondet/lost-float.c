@@ -1,5 +1,5 @@
-// The value takes part in floating-point arithmetic (not followed):
-// UNKNOWN, never SAFE.
+// The value takes part in floating-point arithmetic (not followed): it
+// is pinned there, and the bug at i == 9 is found (before: UNKNOWN).
 extern unsigned __VERIFIER_nondet_uint(void);
 extern void reach_error(void);
 
