@@ -175,3 +175,27 @@ fn a_spin_path_blocks_though_another_path_writes_private_memory() {
         }
     }
 }
+
+/// A loop that retries until a nondet choice lets it out (SV-COMP
+/// pthread-atomic/qrcu: `while (1) { i = idx; if (nondet()) break; }`):
+/// an iteration that read and drew a value that keeps it in stops its
+/// thread as a spin's does, since the draws that let it out are explored
+/// beside it (a _Bool and a wide int, nondet-retry.c). The outcomes are
+/// those of plain spinning under every model and reduction, and the search
+/// ends. Before, a draw spoiled the iteration and the loop ran to the
+/// limits (qrcu-1: UNKNOWN).
+#[test]
+fn a_retry_on_a_nondet_choice_stops_like_a_spin() {
+    let dir = tempfile::tempdir().unwrap();
+    let prog = build(&repo().join("tests/programs/await/nondet-retry.c"), dir.path());
+    for model in ["sc", "tso", "pso"] {
+        let reference = outcome_set(&prog, model, &["--no-await", "--unroll", "2", "--por", "source"]);
+        assert!(reference.len() >= 9, "{model}: {reference:?}");
+        for por in ["source", "optimal"] {
+            let (code, s) = verify_json(&prog, &["--outcomes", "--model", model, "--por", por]);
+            assert_eq!(code, 0, "{model}, --por {por}: {s}");
+            assert_eq!(outcomes(&s), reference, "{model}, --por {por}");
+            assert!(s["assume_blocked"].as_u64().unwrap() > 0, "{model}, --por {por}: {s}");
+        }
+    }
+}

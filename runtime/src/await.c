@@ -63,11 +63,16 @@
  * again). The search reaches that one: the reads of the one
  * iteration race with the writes that let it succeed, and reversing the
  * races puts the writes first. So a failing iteration only has to be
- * seen, not repeated. How the execution ends says what it was:
+ * seen, not repeated. An iteration that also took nondet values stops
+ * too (a retry loop, `while (1) { i = idx; if (nondet()) break; }`): the
+ * deleted iteration's draws are free choices, and the one that succeeds
+ * draws, at the same choice, the values explored beside the failing ones.
+ * How the execution ends says what it was:
  *   - a violation, or main's end (the process ends while the thread spins):
  *     real, as it stands;
  *   - nothing left to run, and a stopped thread's view of what it read
- *     has changed since: it would run the iteration again, and the
+ *     has changed since, or its iteration took nondet values: it would
+ *     run the iteration again (and might draw its way out), and the
  *     executions in which it does are explored elsewhere, so this one is
  *     discarded like a failed assume (ASSUME);
  *   - nothing left to run, no stopped thread's view changed: LIVELOCK, as
@@ -92,6 +97,7 @@ struct await_rec {
   int active;  /* an iteration of an await candidate is running */
   int spoiled; /* it did more than read */
   int wrote;   /* an RMW or compare-exchange of it changed a value */
+  int drew;    /* it took nondet values (TSOIFY_AWAIT_STOP only) */
   uint32_t n;
   uint32_t loc; /* the loop, while blocked */
   struct await_read r[AWAIT_READS];
@@ -116,6 +122,7 @@ uint64_t __tsoify_await_begin(uint32_t loc) {
   a->active = 1;
   a->spoiled = 0;
   a->wrote = 0;
+  a->drew = 0;
   a->n = 0;
   a->loc = loc;
   return ++a->gen;
@@ -169,6 +176,18 @@ void rt_await_event(int kind) {
     return; /* reads (their values are recorded), or the thread's flushes */
   case TSOIFY_EV_ATOMIC_BEGIN: case TSOIFY_EV_ATOMIC_END:
     return; /* a block entered and left in one iteration leaves no trace */
+  case TSOIFY_EV_NONDET:
+    /* A failing iteration that took nondet values stops too: its values'
+     * other choices, explored beside it, are what a later iteration with
+     * the same reads could draw (a value kept in a loop-carried local
+     * spoils it at the latch). Blocking (--await-wake) would wait for a
+     * change of view that other draws do not need: spoiled there. */
+    if (rt_shm->await_mode == TSOIFY_AWAIT_STOP) {
+      a->drew = 1;
+      return;
+    }
+    a->spoiled = 1;
+    return;
   default:
     a->spoiled = 1;
   }
@@ -193,6 +212,8 @@ int rt_await_observes(int t, int u) {
 }
 
 uint32_t rt_await_loc(int t) { return recs[t].loc; }
+
+int rt_await_drew(int t) { return recs[t].drew; }
 
 /* The back edge of a loop: `iteration` counts the back edges taken since the
  * loop was entered, `taken` says whether this one is taken now (the pass

@@ -302,6 +302,7 @@ void rt_await_spoil(void);          /* the current thread changed state no event
 int rt_await_changed(int t);        /* t's view of a location its iteration read differs */
 int rt_await_observes(int t, int u); /* could a flush of u's buffer change that view? */
 uint32_t rt_await_loc(int t);       /* the loop t waits in */
+int rt_await_drew(int t);           /* t's last await iteration took nondet values */
 
 /* ---- server.c ---- */
 /* Zeroed memory outside the data segment, which the worker restores after

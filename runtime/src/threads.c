@@ -162,10 +162,11 @@ static void schedule(int self_ok) {
     if (n == 0) {
       s->flags |= TSOIFY_FL_RAN_OUT;
       /* a thread stopped in a failing await iteration whose view has
-       * changed since would run it again: not an end the program reaches
+       * changed since, or that took nondet values (others could take it
+       * out), would run it again: not an end the program reaches
        * (await.c); the executions where it runs later are explored */
       for (int t = 0; t < nthreads; t++)
-        if (threads[t].state == T_RUNNABLE && threads[t].wait == W_AWAIT_STOP && rt_await_changed(t)) {
+        if (threads[t].state == T_RUNNABLE && threads[t].wait == W_AWAIT_STOP && (rt_await_changed(t) || rt_await_drew(t))) {
           rt_cur = t;
           rt_end(TSOIFY_ST_ASSUME, rt_await_loc(t), 0);
         }
