@@ -214,9 +214,7 @@ impl Concolic {
     }
 
     fn reason(&mut self, r: String) {
-        if !self.reasons.contains(&r) {
-            self.reasons.push(r);
-        }
+        push_once(&mut self.reasons, r);
     }
 
     /// After an execution run with `inputs`: for each branch node it added
@@ -232,10 +230,7 @@ impl Concolic {
             let why = channel::c_text(&s.sym_reason, channel::MESSAGE_BYTES);
             self.reason(why);
         } else if s.sym_flags & channel::SYMF_PINNED != 0 {
-            let what = channel::c_text(&s.sym_reason, channel::MESSAGE_BYTES);
-            if !self.pinned.contains(&what) {
-                self.pinned.push(what);
-            }
+            push_once(&mut self.pinned, channel::c_text(&s.sym_reason, channel::MESSAGE_BYTES));
         }
         let end = (s.trail_len as usize).min(path.len());
         let at: Vec<usize> = (0..end).filter(|&i| path[i].branch).collect();
@@ -320,6 +315,13 @@ impl Concolic {
             solver.assert(parts.of(p.node), e);
         }
         self.solver = Some((solver, uses));
+    }
+}
+
+/// Add `s` to `list` unless it is there already.
+fn push_once(list: &mut Vec<String>, s: String) {
+    if !list.contains(&s) {
+        list.push(s);
     }
 }
 

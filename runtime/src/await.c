@@ -186,8 +186,7 @@ void rt_await_event(int kind) {
       a->drew = 1;
       return;
     }
-    a->spoiled = 1;
-    return;
+    /* fall through */
   default:
     a->spoiled = 1;
   }

@@ -38,7 +38,6 @@
 #include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
-#include <sys/mman.h>
 #include "rt.h"
 
 /* set to 1 by the pass in a program it instrumented for tracking */
@@ -88,7 +87,6 @@ static uint64_t *hash_of;
  * what earlier executions left reads as free, and twice MAX_PATH slots
  * never fill) */
 #define BRANCH_SLOTS (2 * TSOIFY_MAX_PATH)
-#define NO_SLOT 0xffffffffu
 static uint32_t *branch_slot, *slot_of_branch;
 static uint32_t ordinal[RT_MAX_THREADS];
 uintptr_t rt_sym_claimed[RT_MAX_THREADS];
@@ -109,25 +107,24 @@ int rt_sym_on;
 void rt_sym_init(void) {
   if (!rt_sym_active()) return;
   rt_sym_on = 1;
-  shadow = mmap(0, MAX_SHADOW * sizeof *shadow, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (shadow == MAP_FAILED) shadow = 0;
-  hash_of = mmap(0, TSOIFY_MAX_SYM_NODES * sizeof *hash_of, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (hash_of == MAP_FAILED) hash_of = 0;
-  branch_slot = mmap(0, (BRANCH_SLOTS + TSOIFY_MAX_PATH) * sizeof *branch_slot, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
-  if (branch_slot == MAP_FAILED) branch_slot = 0;
-  slot_of_branch = branch_slot ? branch_slot + BRANCH_SLOTS : 0;
+  shadow = rt_scratch(MAX_SHADOW * sizeof *shadow);
+  hash_of = rt_scratch(TSOIFY_MAX_SYM_NODES * sizeof *hash_of);
+  branch_slot = rt_scratch((BRANCH_SLOTS + TSOIFY_MAX_PATH) * sizeof *branch_slot);
+  slot_of_branch = branch_slot + BRANCH_SLOTS;
 }
 
 /* the execution proves nothing about other values; the first reason is kept */
-static void untracked(const char *fmt, ...) {
+static void vuntracked(const char *fmt, va_list ap) {
   struct tsoify_shm *s = rt_shm;
-  if (!(s->sym_flags & TSOIFY_SYM_UNTRACKED)) {
-    va_list ap;
-    va_start(ap, fmt);
-    vsnprintf(s->sym_reason, sizeof s->sym_reason, fmt, ap);
-    va_end(ap);
-  }
+  if (!(s->sym_flags & TSOIFY_SYM_UNTRACKED)) vsnprintf(s->sym_reason, sizeof s->sym_reason, fmt, ap);
   s->sym_flags |= TSOIFY_SYM_UNTRACKED;
+}
+
+static void untracked(const char *fmt, ...) {
+  va_list ap;
+  va_start(ap, fmt);
+  vuntracked(fmt, ap);
+  va_end(ap);
 }
 
 static uint64_t mask(uint32_t bits) { return bits >= 64 ? ~0ull : (1ull << bits) - 1; }
@@ -151,12 +148,10 @@ static uint32_t node(uint32_t op, uint32_t bits, uint32_t pred, uint32_t a, uint
   n->a = a, n->b = b, n->c = c;
   n->k = k;
   n->val = val & mask(bits);
-  if (hash_of) {
-    /* (c is a node only in a select; elsewhere a width) */
-    uint64_t h = mix(mix(mix(op, bits), pred), k);
-    h = mix(mix(h, hash_of[a]), hash_of[b]);
-    hash_of[id] = mix(h, op == TSOIFY_SYM_SELECT ? hash_of[c] : c);
-  }
+  /* (c is a node only in a select; elsewhere a width) */
+  uint64_t h = mix(mix(mix(op, bits), pred), k);
+  h = mix(mix(h, hash_of[a]), hash_of[b]);
+  hash_of[id] = mix(h, op == TSOIFY_SYM_SELECT ? hash_of[c] : c);
   return id;
 }
 
@@ -348,23 +343,25 @@ static int pin_value(uint32_t id, int depth) {
 }
 
 /* Pin node id where the tracking cannot follow it (see __tsoify_sym_lost),
- * keeping the first such place (printf-style `fmt`) for the explorer;
- * 0 when it cannot be pinned. */
-static int pinned_instead(uint32_t id, const char *fmt, ...) {
-  if (!pin_value(id, 0)) return 0;
+ * keeping the first such place (the printf-style `fmt`) for the explorer
+ * (TSOIFY_SYM_PINNED). Where it may not or cannot be pinned, the execution
+ * is untracked for that reason instead. 1 when pinned. */
+static int pin_or_untrack(uint32_t id, int may_pin, const char *fmt, ...) {
   struct tsoify_shm *s = rt_shm;
-  if (!(s->sym_flags & (TSOIFY_SYM_UNTRACKED | TSOIFY_SYM_PINNED))) {
-    va_list ap;
-    va_start(ap, fmt);
+  int pinned = may_pin && pin_value(id, 0);
+  va_list ap;
+  va_start(ap, fmt);
+  if (!pinned) {
+    vuntracked(fmt, ap);
+  } else if (!(s->sym_flags & (TSOIFY_SYM_UNTRACKED | TSOIFY_SYM_PINNED))) {
     int n = vsnprintf(s->sym_reason, sizeof s->sym_reason, fmt, ap);
-    va_end(ap);
     if (n >= 0 && (size_t)n < sizeof s->sym_reason)
       snprintf(s->sym_reason + n, sizeof s->sym_reason - (size_t)n, "; each of its feasible values is searched on a path of its own");
     s->sym_flags |= TSOIFY_SYM_PINNED;
   }
-  return 1;
+  va_end(ap);
+  return pinned;
 }
-
 
 uint32_t __tsoify_sym_binop(uint32_t op, uint32_t bits, uint32_t ia, uint64_t a, uint32_t ib, uint64_t b) {
   if (!ia && !ib) return 0;
@@ -382,7 +379,7 @@ uint32_t __tsoify_sym_binop(uint32_t op, uint32_t bits, uint32_t ia, uint64_t a,
   case TSOIFY_SYM_LSHR:
   case TSOIFY_SYM_ASHR:
     /* (a nondet-derived amount is pinned: one path per feasible amount) */
-    if (ib && pinned_instead(ib, "a value built from a nondet value is a shift amount")) ib = 0;
+    if (ib && pin_or_untrack(ib, 1, "a value built from a nondet value is a shift amount")) ib = 0;
     if (ib || b >= bits) {
       untracked("a shift by a nondet-derived or too large amount");
       return 0;
@@ -396,7 +393,7 @@ uint32_t __tsoify_sym_binop(uint32_t op, uint32_t bits, uint32_t ia, uint64_t a,
     int is_signed = op == TSOIFY_SYM_SDIV || op == TSOIFY_SYM_SREM;
     /* a nondet-derived divisor is pinned (one path per feasible divisor;
      * 0 traps natively before this) */
-    if (ib && pinned_instead(ib, "a value built from a nondet value is a divisor")) ib = 0;
+    if (ib && pin_or_untrack(ib, 1, "a value built from a nondet value is a divisor")) ib = 0;
     if (ib || b == 0 || (is_signed && b == m)) {
       untracked("a division by a nondet-derived value");
       return 0;
@@ -469,8 +466,7 @@ uint32_t __tsoify_sym_itofp(uint32_t is_signed, uint32_t to, uint32_t from, uint
   uint32_t exact = to == 64 ? 53 : to == 32 ? 24 : 0;
   if (from > exact) {
     /* (pinned: the float is then one number per path) */
-    if (!pinned_instead(id, "a value built from a nondet value is converted from %u bits to a %u-bit float, where not every value converts exactly", from, to))
-      untracked("a value built from a nondet value is converted from %u bits to a %u-bit float, where not every value converts exactly", from, to);
+    pin_or_untrack(id, 1, "a value built from a nondet value is converted from %u bits to a %u-bit float, where not every value converts exactly", from, to);
     return 0;
   }
   return node(TSOIFY_SYM_ITOFP, to, is_signed != 0, id, 0, from, 0, f);
@@ -604,11 +600,8 @@ uint32_t __tsoify_sym_fcmp(uint32_t pred, uint32_t bits, uint32_t ia, uint64_t a
 }
 
 /* Has thread t branched on the expression of node `id` before in this
- * execution? If not, *slot is where its branch goes in the table (NO_SLOT
- * without one). */
+ * execution? If not, *slot is where its branch goes in the table. */
 static int branched_before(int t, uint32_t id, uint32_t *slot) {
-  *slot = NO_SLOT;
-  if (!branch_slot || !hash_of) return 0;
   const struct tsoify_shm *s = rt_shm;
   uint64_t h = hash_of[id];
   uint32_t i = (uint32_t)(mix(h, (uint64_t)t) % BRANCH_SLOTS);
@@ -647,8 +640,8 @@ void __tsoify_sym_branch(uint32_t id, uint64_t cond, uint32_t bits) {
   p->taken = (cond & mask(bits)) != 0;
   p->thread = (uint32_t)rt_cur;
   p->event = s->n_events;
-  if (slot_of_branch) slot_of_branch[at] = slot;
-  if (slot != NO_SLOT) branch_slot[slot] = at + 1;
+  slot_of_branch[at] = slot;
+  branch_slot[slot] = at + 1;
   rt_branch_choice(p->taken);
   rt_event_at(TSOIFY_EV_TOUCH, TSOIFY_SYM_LOC_BASE, 0, 1, rt_cur_loc, 0, 0);
 }
@@ -674,7 +667,6 @@ void __tsoify_sym_pin(uint32_t id, uint64_t v, uint32_t bits) {
   }
 }
 
-/* A value the pass cannot follow: untracked when it is symbolic. */
 /* A value the pass cannot follow symbolically (a library call's argument,
  * floating-point arithmetic, an atomic operand, a local the runtime does
  * not see, ...): it is pinned before that use, like an address, so the use
@@ -685,9 +677,7 @@ void __tsoify_sym_pin(uint32_t id, uint64_t v, uint32_t bits) {
  * wider than 64 bits is untracked. */
 void __tsoify_sym_lost(uint32_t id, uint32_t why, uint32_t line) {
   if (!id) return;
-  const char *what = lost_what[why < N_LOST ? why : 0];
-  if (why == LOST_WIDE || !pinned_instead(id, "line %u: a value built from a nondet value %s", line, what))
-    untracked("line %u: a value built from a nondet value %s", line, what);
+  pin_or_untrack(id, why != LOST_WIDE, "line %u: a value built from a nondet value %s", line, lost_what[why < N_LOST ? why : 0]);
 }
 
 /* ---- memory ---- */
@@ -718,7 +708,7 @@ void rt_sym_mem_write(uintptr_t a, uint64_t n, uint32_t id) {
     i++;
   }
   if (!id) return;
-  if (!shadow || n_shadow >= MAX_SHADOW) {
+  if (n_shadow >= MAX_SHADOW) {
     untracked("more than %u values built from nondet values in memory at once", MAX_SHADOW);
     return;
   }
