@@ -92,7 +92,9 @@ pub fn probe_due(executions: u64) -> bool {
 /// one of the search's; only a violation it shows is kept (it is a real
 /// execution), and ends the search. It runs with the nondet values of the
 /// search's next execution, and draws those it does not name (0, 1, -1,
-/// 2, INT_MAX or random: runtime/src/choice.c `rt_probe_value`). One
+/// 2, INT_MAX or random: runtime/src/choice.c `rt_probe_value`); half the
+/// PCT probes give each wide draw the previous draw's value instead, for
+/// bugs that need inputs equal (`rt_probe_echoes`). One
 /// probe per PROBE_EVERY executions, fewer as the search goes on by
 /// default (`probe_due`), costs a SAFE answer an eighth more executions
 /// at most. On by default (`verify --no-probes`;

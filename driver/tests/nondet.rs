@@ -379,3 +379,22 @@ fn repeated_comparisons_in_two_threads_are_few_choices() {
         assert!(out.contains("nondet -> 10 ") || out.contains("nondet -> 10\n"), "{model}: the value in the trace: {out}");
     }
 }
+
+/// Seven workers each draw k and count when k equals main's n; the error
+/// needs all eight values equal. The search flips each k == n in turn and
+/// meets "all equal" after most of the 2^7 combinations times the lock
+/// orders (UNKNOWN at 20,000 executions); an echo probe gives every draw
+/// the previous draw's value and shows it within a few hundred. A probe's
+/// violation is a real execution: the trace shows the eight equal values.
+#[test]
+fn inputs_that_must_all_be_equal_are_found_by_an_echo_probe() {
+    for model in MODELS {
+        let (code, out, err) = run_verify(&["--model", model, "--max-executions", "3000", &program("equal-inputs.c")]);
+        assert_eq!(code, 1, "{model}: {out}{err}");
+        assert!(out.starts_with("VIOLATION assertion"), "{model}: {out}");
+        assert!(out.contains("the violation is from the last of them"), "{model}: found by a probe: {out}");
+        let values: Vec<&str> = out.lines().filter_map(|l| l.split("nondet -> ").nth(1)).map(str::trim).collect();
+        assert_eq!(values.len(), 8, "{model}: {out}");
+        assert!(values.iter().all(|v| *v == values[0]), "{model}: {values:?}");
+    }
+}

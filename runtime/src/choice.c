@@ -80,6 +80,19 @@ uint64_t rt_probe_value(void) {
   return k < 5 ? picks[k] : mix(rt_random_state);
 }
 
+/* Echo probes: half of the PCT probes (by seed) give a wide nondet draw
+ * the value the execution's previous draw returned (every time, or three
+ * times in four: by seed), whatever the search's inputs say. A bug that needs several inputs equal
+ * (SV-COMP pthread-nondet/nondet-loop-bound-variant-1: every thread's k
+ * equal to main's n) is met by the search only after it has flipped each
+ * of those comparisons, in every combination before the one that matters;
+ * an echo probe makes all of them equal at once, one probe in a few. */
+int rt_probe_echoes(void) {
+  uint32_t probe = rt_shm->probe;
+  if (!probe || probe & TSOIFY_PROBE_ROTATE || !(probe >> 2 & 1)) return 0;
+  return probe >> 3 & 1 || standalone_pick(4) != 0;
+}
+
 /* Rotation probes (TSOIFY_PROBE_ROTATE): the opposite of PCT's few
  * priority changes, a switch every few steps. Bugs such as GenMC's and
  * SV-COMP's fib_bench and triangular need the most alternation there is:

@@ -88,6 +88,7 @@ extern const uint32_t __tsoify_default_model, __tsoify_default_bound;
 extern uint32_t rt_cur_loc;
 uint32_t rt_choose(uint32_t n, int kind);
 uint64_t rt_probe_value(void); /* a probe's value for a wide nondet variable the search left open */
+int rt_probe_echoes(void);      /* an echo probe gives this draw the previous draw's value */
 /* a scheduling choice among processes (threads, flush processes) */
 uint32_t rt_choose_proc(uint32_t n, const uint32_t *procs, uint64_t room_waiters); /* waiters: bit t, t waits for room */
 /* a branch on a value built from wide nondet values (choice.c) */

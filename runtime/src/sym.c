@@ -89,6 +89,9 @@ static uint64_t *hash_of;
 #define BRANCH_SLOTS (2 * TSOIFY_MAX_PATH)
 static uint32_t *branch_slot, *slot_of_branch;
 static uint32_t ordinal[RT_MAX_THREADS];
+/* the execution's last wide draw, for echo probes (choice.c) */
+static uint64_t previous_draw;
+static int drew_before;
 uintptr_t rt_sym_claimed[RT_MAX_THREADS];
 #define claimed rt_sym_claimed
 /* per thread: the node its next store writes (announced by the pass just
@@ -209,7 +212,9 @@ uint64_t rt_sym_nondet(uint32_t bits) {
   for (uint32_t i = 0; i < s->n_inputs && i < TSOIFY_MAX_INPUTS; i++)
     if (s->inputs[i].thread == (uint32_t)t && s->inputs[i].ordinal == ord) v = s->inputs[i].value, pinned = 1;
   if (!pinned && s->probe) v = rt_probe_value();
+  if (drew_before && rt_probe_echoes()) v = previous_draw;
   v &= mask(bits);
+  previous_draw = v, drew_before = 1;
   s->sym_flags |= TSOIFY_SYM_USED;
   last_var[t] = node(TSOIFY_SYM_VAR, bits, 0, 0, 0, 0, (uint64_t)(uint32_t)t << 32 | ord, v);
   return v;

@@ -60,7 +60,9 @@ struct Cli {
     /// one thread running after twenty others, or two threads alternating
     /// at every update while a third waits to check. A probe draws the wide
     /// nondet values the search has not fixed yet (0, 1, -1, 2, INT_MAX or
-    /// random) where the search starts from 0. A probe's violation
+    /// random) where the search starts from 0, and in some probes gives
+    /// each wide draw the value of the one before (for bugs that need
+    /// several inputs equal). A probe's violation
     /// is real and ends the search; probes never count toward SAFE. Costs a
     /// SAFE answer an eighth more executions (by default at most that, a
     /// quarter of a percent at a million).
