@@ -740,3 +740,16 @@ fn races_of_the_replayed_prefix_are_reversed_again() {
         assert_eq!(outcome_set(&prog, model, 0, "optimal"), source, "prefix-races-again under {model}, --por optimal");
     }
 }
+
+/// `--stats` measures the reduction by running `--por none` too; without
+/// a --timeout that run once had no limit, and lastzero at N = 12 (a 0.4 s
+/// search) printed nothing for hours. Now it stops after 10 s (or ten
+/// times the search's time) and the ratio says it is a lower bound.
+#[test]
+fn stats_bound_the_unreduced_comparison() {
+    let src = repo().join("bench/lastzero.c");
+    let (code, out, err) = run_verify(&["--model", "sc", "--stats", "-DN=10", src.to_str().unwrap()]);
+    assert_eq!(code, 0, "{out}{err}");
+    let line = out.lines().find(|l| l.trim_start().starts_with("reduction")).unwrap_or_else(|| panic!("a reduction line: {out}"));
+    assert!(line.contains("(cut by timeout: at least)") && line.contains(">"), "{line}");
+}

@@ -16,6 +16,10 @@ use tsoify::{exit, report};
 #[global_allocator]
 static ALLOC: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
+/// Seconds at least that `--stats` gives its --por none comparison when
+/// the user set no --timeout.
+const NONE_STATS_SECONDS: f64 = 10.0;
+
 #[derive(Parser, Debug)]
 #[command(
     name = "verify",
@@ -231,7 +235,9 @@ struct Cli {
     /// cut short by a sleep set, discarded by a failed assume or a spin
     /// loop that would have gone round again), the reduction's own
     /// counters, and the reduction against --por none (which is run too,
-    /// with the same limits, to measure it).
+    /// with the same limits, to measure it; without --timeout it stops
+    /// after 10 s or ten times the search's time, whichever is longer,
+    /// and the ratio is then a lower bound).
     #[arg(long)]
     stats: bool,
     /// Print only the verdict line (with --compare: only the smallest
@@ -703,7 +709,11 @@ fn main() {
     }
     if cli.stats {
         let none = (cfg.por != explore::Por::None).then(|| {
-            let cfg = Config { por: explore::Por::None, all: true, ..cfg.clone() };
+            // without a time limit of the user's, the unreduced search (which
+            // may take hours where the reduction took a second) gets
+            // NONE_STATS_SECONDS, or ten times the reduced search's time
+            let limit = cfg.timeout.unwrap_or_else(|| std::time::Duration::from_secs_f64((10.0 * x.stats.seconds).max(NONE_STATS_SECONDS)));
+            let cfg = Config { por: explore::Por::None, all: true, timeout: Some(limit), ..cfg.clone() };
             explore::explore(&program, &cli.args, &info_path, &cfg, |_, _| {}).unwrap_or_else(|e| fail(e)).stats
         });
         print!("{}", report::stats_text(&x.stats, x.por, none.as_ref()));
