@@ -80,13 +80,14 @@ uint64_t rt_probe_value(void) {
   return k < 5 ? picks[k] : mix(rt_random_state);
 }
 
-/* Echo probes: half of the PCT probes (by seed) give a wide nondet draw
- * the value the execution's previous draw returned (every time, or three
- * times in four: by seed), whatever the search's inputs say. A bug that needs several inputs equal
- * (SV-COMP pthread-nondet/nondet-loop-bound-variant-1: every thread's k
- * equal to main's n) is met by the search only after it has flipped each
- * of those comparisons, in every combination before the one that matters;
- * an echo probe makes all of them equal at once, one probe in a few. */
+/* Echo probes: half of the PCT probes (seed bit 2) give a wide nondet
+ * draw the value the execution's previous draw returned (every time with
+ * seed bit 3, else three times in four), whatever the search's inputs
+ * say. A bug that needs several inputs equal (SV-COMP pthread-nondet/
+ * nondet-loop-bound-variant-1: every thread's k equal to main's n) is met
+ * by the search only after it has flipped each of those comparisons, in
+ * every combination before the one that matters; an echo probe makes all
+ * of them equal at once, one probe in a few. */
 int rt_probe_echoes(void) {
   uint32_t probe = rt_shm->probe;
   if (!probe || probe & TSOIFY_PROBE_ROTATE || !(probe >> 2 & 1)) return 0;
