@@ -495,22 +495,97 @@ impl Steps {
 
     /// The step as a reusable description (for sleep sets and wakeup trees).
     fn describe(&self, s: usize, path: &[Node], events: &[Event], last_ends: bool) -> Step {
+        let d = self.description(s, path, events, last_ends);
+        Step {
+            proc: self.proc[s],
+            fps: d.fps().collect(),
+            open: d.open,
+            values: d.values().collect(),
+            covers_nothing: d.failed,
+            reread: false,
+            block: self.in_block(s),
+            touched: OnceCell::new(),
+        }
+    }
+
+    /// `step` is what `describe` makes of step s (a description kept from
+    /// an earlier execution that can be used again: `Described`).
+    fn describes(&self, s: usize, step: &Step, path: &[Node], events: &[Event], last_ends: bool) -> bool {
+        let d = self.description(s, path, events, last_ends);
+        step.proc == self.proc[s]
+            && step.open == d.open
+            && step.covers_nothing == d.failed
+            && !step.reread
+            && step.block == self.in_block(s)
+            && step.values.iter().copied().eq(d.values())
+            && step.fps.iter().copied().eq(d.fps())
+    }
+
+    /// What `describe` reads, without copying it out.
+    fn description<'p>(&self, s: usize, path: &'p [Node], events: &'p [Event], last_ends: bool) -> Description<'p> {
         let k = self.node[s];
         let next = self.node.get(s + 1).copied().unwrap_or(path.len());
-        let values: Vec<u32> = path[k + 1..next].iter().map(|n| n.chosen).collect();
+        let choices = &path[k + 1..next];
         // A step that ends inside an atomic block stands for the whole
         // block (see Blocks): a sleeping step that showed only the block's
         // entry would sleep through a write to what the block reads.
-        let span = self.span(s);
-        let fps: Vec<Footprint> = events[span.clone()].iter().map(|e| e.fp).collect();
+        let span = &events[self.span(s)];
         // a value chosen inside the block shapes its footprint too; and the
         // step that ended the execution (main's end, exit, an error) stops
         // every other process, whatever its events show (main's end has none)
         let ends = self.ends_execution(s, last_ends);
+        let span_end = self.span(s).end;
         // (nodes come in event order: the scan stops at the span's end)
-        let open = ends || !values.is_empty() || path[next..].iter().take_while(|n| (n.event as usize) < span.end).any(|n| !n.schedule);
-        let failed = self.in_block(s) && events[span.clone()].iter().any(|e| e.kind == crate::channel::EV_ASSUME_FAILED);
-        Step { proc: self.proc[s], fps, open, values, covers_nothing: failed, reread: false, block: self.in_block(s), touched: OnceCell::new() }
+        let open = ends || !choices.is_empty() || path[next..].iter().take_while(|n| (n.event as usize) < span_end).any(|n| !n.schedule);
+        let failed = self.in_block(s) && span.iter().any(|e| e.kind == crate::channel::EV_ASSUME_FAILED);
+        Description { choices, span, open, failed }
+    }
+}
+
+/// Step s of an execution as `Steps::describe` sees it.
+struct Description<'p> {
+    /// the value choice nodes inside the step
+    choices: &'p [Node],
+    /// its events (an atomic block's to its end)
+    span: &'p [Event],
+    open: bool,
+    /// an atomic block whose assume failed
+    failed: bool,
+}
+
+impl Description<'_> {
+    fn values(&self) -> impl Iterator<Item = u32> + '_ {
+        self.choices.iter().map(|n| n.chosen)
+    }
+    fn fps(&self) -> impl Iterator<Item = Footprint> + '_ {
+        self.span.iter().map(|e| e.fp)
+    }
+}
+
+/// The step descriptions the wakeup sequences of the last executions were
+/// made of, by step index. The next execution replays a prefix of the
+/// last one, so most of its steps are the same again: a kept description
+/// is used again when it is exactly what `describe` would make
+/// (`Steps::describes`), which saves making it and lets the branches of
+/// many executions share one (the pending wakeup trees are most of the
+/// search's memory: lastzero N=14 grew to 135 MB).
+#[derive(Default)]
+struct Described {
+    steps: Vec<Option<Rc<Step>>>,
+}
+
+impl Described {
+    /// Step s's description, the kept one when it still holds.
+    fn get(&mut self, s: usize, x: &Execution, path: &[Node], events: &[Event]) -> Rc<Step> {
+        if let Some(Some(step)) = self.steps.get(s) {
+            if x.steps.describes(s, step, path, events, x.last_ends) {
+                return step.clone();
+            }
+        }
+        if self.steps.len() <= s {
+            self.steps.resize(s + 1, None);
+        }
+        self.steps[s].insert(Rc::new(x.steps.describe(s, path, events, x.last_ends))).clone()
     }
 }
 
@@ -574,6 +649,7 @@ struct Execution<'a> {
 pub struct Scratch {
     tables: StepTables,
     free: FreeAfter,
+    described: Described,
     /// how many first steps the next execution analysed shares with the
     /// last one (`Scratch::shares`)
     shared_steps: usize,
@@ -1039,8 +1115,8 @@ pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analys
     let free_after = &mut scratch.free;
     free_after.keep(reuse, last_steps, x.steps.node.len(), !x.steps.has_blocks());
     let mut out = Insertions::default();
-    // each step's description, made when a sequence holding it is inserted
-    let mut described: Vec<Option<Rc<Step>>> = vec![None; x.steps.node.len()];
+    // each step's description, made (or found kept) when a sequence holding it is inserted
+    let described = &mut scratch.described;
     for &(j, i) in &x.a.races {
         // i in an atomic block: the reversal starts the block (x.race_step)
         let (Some(sj), Some(si)) = (x.race_step(j), x.race_step(i)) else { continue };
@@ -1097,7 +1173,7 @@ pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analys
         };
         let mut chain: Option<WNode> = None;
         for &s in rest.live().iter().rev() {
-            let mut step = described[s].get_or_insert_with(|| Rc::new(x.steps.describe(s, path, events, x.last_ends))).clone();
+            let mut step = described.get(s, &x, path, events);
             if rest.open == Some(s) {
                 step = Rc::new(Step { open: true, reread: true, values: vec![], ..(*step).clone() });
             }
