@@ -129,14 +129,36 @@ impl Step {
     }
 }
 
-/// A wakeup tree branch: a step, then what to run after it.
+/// A wakeup tree branch: a run of steps, each the only branch after the
+/// one before it, then the subtrees after the last. (A branch inserted for
+/// a race is a chain as long as the rest of its execution; kept one node
+/// per step, `place` chased a pointer per step down every such chain, and
+/// the chains' nodes were a third of lastzero's memory.)
 #[derive(Clone, Debug)]
 pub struct WNode {
-    pub step: Rc<Step>,
+    /// never empty
+    pub steps: Vec<Rc<Step>>,
     pub children: Vec<WNode>,
     /// the nondet inputs of the execution the branch was made from (its
     /// steps take the same sides of branches on nondet values with them)
     pub inputs: Inputs,
+}
+
+impl WNode {
+    /// The branch's first step.
+    pub fn first(&self) -> &Step {
+        &self.steps[0]
+    }
+
+    /// The subtrees after the first step: the rest of the run, or the children.
+    fn after_first(self) -> Vec<WNode> {
+        let WNode { mut steps, children, inputs } = self;
+        if steps.len() == 1 {
+            return children;
+        }
+        steps.remove(0);
+        vec![WNode { steps, children, inputs }]
+    }
 }
 
 /// The values of the wide nondet calls an execution runs with (concolic.rs).
@@ -255,7 +277,7 @@ impl Node {
             return (first_free < self.count).then_some(Next::Option(first_free));
         }
         if optimal {
-            return self.wut.first().map(|w| self.option_of(w.step.proc).map_or(Next::BranchNotAnOption, Next::Option));
+            return self.wut.first().map(|w| self.option_of(w.first().proc).map_or(Next::BranchNotAnOption, Next::Option));
         }
         self.backtrack.iter().filter(|&o| !self.done.contains(o)).find(|&o| !self.asleep(self.options[o as usize])).map(Next::Option)
     }
@@ -281,7 +303,7 @@ impl Node {
     pub fn drop_disabled_branches(&mut self) -> usize {
         let mut dropped = 0;
         while let Some(first) = self.wut.first() {
-            let proc = first.step.proc;
+            let proc = first.first().proc;
             if self.option_of(proc).is_some() {
                 break;
             }
@@ -289,7 +311,7 @@ impl Node {
                 eprintln!("wakeup branch of {proc} dropped at event {}: not enabled (options {:?})", self.event, self.options);
             }
             let gone = self.wut.remove(0);
-            self.wut.splice(0..0, gone.children);
+            self.wut.splice(0..0, gone.after_first());
             dropped += 1;
         }
         dropped
@@ -733,6 +755,8 @@ struct StepTables {
     ends: Vec<bool>,
     /// per step, the length of `joined` before its rows
     joined_at: Vec<usize>,
+    /// per step, what its events touch (`Seq::summary` joins them)
+    touched: Vec<FootprintSummary>,
     /// the clocks' width the tables were made with
     width: usize,
     /// `anchors`' per-process rows
@@ -759,6 +783,7 @@ impl<'a> Execution<'a> {
             b.joined_at.clear();
             b.joined.clear();
             b.joined.resize(width, 0);
+            b.touched.clear();
         } else {
             b.root_entries.truncate(b.roots_at[keep]);
             b.roots_at.truncate(keep);
@@ -767,10 +792,14 @@ impl<'a> Execution<'a> {
                 b.joined.truncate(b.joined_at[keep]);
             }
             b.joined_at.truncate(keep);
+            b.touched.truncate(keep);
         }
         for s in keep..n {
             b.joined_at.push(b.joined.len());
             b.roots_at.push(b.root_entries.len());
+            let mut touched = FootprintSummary::default();
+            steps.events(s).for_each(|m| touched.add(&events[m].fp));
+            b.touched.push(touched);
             b.roots.clear();
             add_roots(&mut b.roots, steps.events(s).map(|m| a.clocks.entry(events, m)));
             b.root_entries.extend_from_slice(&b.roots);
@@ -799,7 +828,7 @@ impl<'a> Execution<'a> {
         if keep > 0 {
             let mut fresh = StepTables::default();
             Execution::new(steps, events, a, ran_out, &mut fresh, 0);
-            assert_eq!((&b.root_entries, &b.roots_at, &b.joined, &b.joined_at), (&fresh.root_entries, &fresh.roots_at, &fresh.joined, &fresh.joined_at), "reused step tables differ ({keep} steps kept)");
+            assert_eq!((&b.root_entries, &b.roots_at, &b.joined, &b.joined_at, &b.touched), (&fresh.root_entries, &fresh.roots_at, &fresh.joined, &fresh.joined_at, &fresh.touched), "reused step tables differ ({keep} steps kept)");
             assert!(b.reach_at.iter().zip(&fresh.reach_at).all(|(x, y)| x == y) && b.reach_at.len() == fresh.reach_at.len(), "reused reach differs");
         }
         Execution { events, steps, a, last_ends: !ran_out, b }
@@ -1117,6 +1146,8 @@ pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analys
     let mut out = Insertions::default();
     // each step's description, made (or found kept) when a sequence holding it is inserted
     let described = &mut scratch.described;
+    // the steps of each race's sequence (one buffer for them all)
+    let mut v: Vec<usize> = vec![];
     for &(j, i) in &x.a.races {
         // i in an atomic block: the reversal starts the block (x.race_step)
         let (Some(sj), Some(si)) = (x.race_step(j), x.race_step(i)) else { continue };
@@ -1128,7 +1159,7 @@ pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analys
         // (the rest of the execution, as in the paper), then i's step
         // (races share it; see FreeAfter)
         let free = free_after.get(&x, sj);
-        let mut v: Vec<usize> = Vec::with_capacity(free.len() + 1);
+        v.clear();
         v.extend(free.iter().copied().filter(|&s| s != si));
         // i's step must be able to go first: nothing in it before i may
         // need sj (what follows i in the step may: it then runs first too)
@@ -1152,39 +1183,42 @@ pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analys
         // at least), and what it touches after a read depends on the value
         // read: its footprint in the reversal is unknown (see Seq::open).
         let open = x.steps.in_block(si).then_some(si);
-        let seq = Seq { x: &x, steps: v, front: 0, open, summary: std::cell::OnceCell::new() };
+        let mut seq = Seq { x: &x, steps: std::mem::take(&mut v), front: 0, open, summary: std::cell::OnceCell::new() };
         let node = &path[k];
         if node.sleep.iter().chain(&node.explored).any(|z| seq.covered_by_sleeper(z)) {
             if debug_por() {
                 eprintln!("redundant (sleeper) race {j} -> {i} at node {k}: v = {:?}", seq.live().iter().map(|&s| (x.steps.proc[s], x.steps.start[s])).collect::<Vec<_>>());
             }
             out.redundant += 1;
+            v = seq.steps;
             continue;
         }
         if debug_por() {
             eprintln!("race {j} -> {i} at node {k}: v = {:?}", seq.live().iter().map(|&s| (x.steps.proc[s], x.steps.start[s])).collect::<Vec<_>>());
         }
-        let Some((at, rest)) = place(&path[k].wut, seq) else {
+        let Some(at) = place(&path[k].wut, &mut seq) else {
             if debug_por() {
                 eprintln!("redundant (tree) race {j} -> {i} at node {k}");
             }
             out.redundant += 1;
+            v = seq.steps;
             continue;
         };
-        let mut chain: Option<WNode> = None;
-        for &s in rest.live().iter().rev() {
-            let mut step = described.get(s, &x, path, events);
-            if rest.open == Some(s) {
-                step = Rc::new(Step { open: true, reread: true, values: vec![], ..(*step).clone() });
-            }
-            chain = Some(WNode { step, children: chain.into_iter().collect(), inputs: inputs.clone() });
-        }
-        let mut children = &mut path[k].wut;
-        for n in at {
-            children = &mut children[n].children;
-        }
-        children.extend(chain);
+        let rest = &seq;
+        let chain = (!rest.live().is_empty()).then(|| {
+            let steps = rest.live().iter().map(|&s| {
+                let step = described.get(s, &x, path, events);
+                if rest.open == Some(s) {
+                    Rc::new(Step { open: true, reread: true, values: vec![], ..(*step).clone() })
+                } else {
+                    step
+                }
+            });
+            WNode { steps: steps.collect(), children: vec![], inputs: inputs.clone() }
+        });
+        at.children_of(&mut path[k].wut).extend(chain);
         out.inserted += 1;
+        v = seq.steps;
     }
     out
 }
@@ -1266,9 +1300,15 @@ impl<'a> Seq<'a> {
         self.summary.get_or_init(|| {
             let mut t = FootprintSummary::default();
             for &s in self.live() {
-                for m in self.x.steps.events(s) {
-                    t.add(&self.x.events[m].fp);
+                t.union(&self.x.b.touched[s]);
+            }
+            #[cfg(debug_assertions)]
+            {
+                let mut by_events = FootprintSummary::default();
+                for &s in self.live() {
+                    self.x.steps.events(s).for_each(|m| by_events.add(&self.x.events[m].fp));
                 }
+                assert_eq!(t, by_events, "a sequence's summary by steps differs");
             }
             t
         })
@@ -1326,36 +1366,75 @@ impl<'a> Seq<'a> {
     }
 }
 
+/// Where a new branch goes in a wakeup tree (`place`).
+struct Spot {
+    /// the child positions taken down the tree
+    path: Vec<usize>,
+    /// the new branch follows only this many steps of the run of the node
+    /// reached (None: all of them, it becomes one of the node's children)
+    split: Option<usize>,
+}
+
+impl Spot {
+    /// The list the new branch joins, in the tree whose top branches are
+    /// `top`: a run the branch leaves in its middle is split there, its
+    /// rest becoming the first child.
+    fn children_of(self, top: &mut Vec<WNode>) -> &mut Vec<WNode> {
+        let Some((&last, above)) = self.path.split_last() else { return top };
+        let mut children = top;
+        for &n in above {
+            children = &mut children[n].children;
+        }
+        let node = &mut children[last];
+        if let Some(r) = self.split {
+            let rest = WNode { steps: node.steps.split_off(r), children: std::mem::take(&mut node.children), inputs: node.inputs.clone() };
+            node.children = vec![rest];
+        }
+        &mut node.children
+    }
+}
+
 /// Where `w` goes in the wakeup subtrees `children`: down the leftmost
 /// branch whose first step is a weak initial of `w`, recursively; returns
-/// the child positions taken and what is left of `w` to add as a new
-/// branch there. None when a branch already covers `w`: a leaf is reached
+/// where it leaves the tree, and leaves in `w` what is left of it to add
+/// as a new branch there. None when a branch already covers `w`: a leaf is reached
 /// (from there everything is explored), or `w` is used up along an
-/// existing branch.
-fn place<'a>(mut children: &[WNode], mut w: Seq<'a>) -> Option<(Vec<usize>, Seq<'a>)> {
-    let mut at = vec![];
+/// existing branch. Each step of a run is a node with one child.
+fn place(mut children: &[WNode], w: &mut Seq) -> Option<Spot> {
+    let mut path = vec![];
     'down: loop {
         for (n, c) in children.iter().enumerate() {
             // (see `Step::covers_nothing`)
-            if c.step.covers_nothing {
+            if c.first().covers_nothing {
                 continue;
             }
-            if w.weak_initial(&c.step) {
-                w.drop_first_of(&c.step);
+            if w.weak_initial(c.first()) {
+                w.drop_first_of(c.first());
+                path.push(n);
+                for (r, z) in c.steps.iter().enumerate().skip(1) {
+                    // (the step before z has z as its only child)
+                    if w.live().is_empty() {
+                        return None;
+                    }
+                    if z.covers_nothing || !w.weak_initial(z) {
+                        return Some(Spot { path, split: Some(r) });
+                    }
+                    w.drop_first_of(z);
+                }
                 // a leaf covers what starts with it: from there everything
                 // is explored, with the same sleepers (a block whose
                 // footprint is unknown is no such promise: the sequences
                 // it was taken to cover once went unexplored, each
                 // deferring to another, tests/programs/atomic-por/block-leaf.c)
-                if w.live().is_empty() || (c.children.is_empty() && !c.step.reread) {
+                let last = c.steps.last().expect("a run has steps");
+                if w.live().is_empty() || (c.children.is_empty() && !last.reread) {
                     return None;
                 }
-                at.push(n);
                 children = &c.children;
                 continue 'down;
             }
         }
-        return Some((at, w));
+        return Some(Spot { path, split: None });
     }
 }
 
@@ -1363,11 +1442,17 @@ fn place<'a>(mut children: &[WNode], mut w: Seq<'a>) -> Option<(Vec<usize>, Seq<
 /// taken at the divergence choice itself: that step's value choices, then
 /// for each next step down the leftmost path its process and its values.
 pub fn guide_for(branch: &WNode) -> Vec<u32> {
-    let mut g: Vec<u32> = branch.step.values.clone();
+    let mut g: Vec<u32> = branch.first().values.clone();
+    let mut next_steps = |steps: &[Rc<Step>]| {
+        for step in steps {
+            g.push(crate::channel::GUIDE_PROC | step.proc);
+            g.extend(&step.values);
+        }
+    };
+    next_steps(&branch.steps[1..]);
     let mut cur = branch;
     while let Some(next) = cur.children.first() {
-        g.push(crate::channel::GUIDE_PROC | next.step.proc);
-        g.extend(&next.step.values);
+        next_steps(&next.steps);
         cur = next;
     }
     g
@@ -1381,10 +1466,10 @@ pub fn guide_for(branch: &WNode) -> Vec<u32> {
 /// other reason, that node explores every option.
 pub fn hand_down(path: &mut [Node], k: usize, branch: WNode) {
     // the subtrees move down the path (no copies: the branch is used up)
-    let mut children = branch.children;
+    let mut children = branch.after_first();
     for node in path[k + 1..].iter_mut().filter(|n| n.schedule) {
         let Some(first) = children.first() else { return };
-        let proc = first.step.proc;
+        let proc = first.first().proc;
         if node.options[node.chosen as usize] != proc {
             if debug_por() {
                 eprintln!("guide left at event {}: wanted {proc} among {:?}", node.event, node.options);
@@ -1401,7 +1486,7 @@ pub fn hand_down(path: &mut [Node], k: usize, branch: WNode) {
         }
         let first = children.remove(0);
         node.wut = children;
-        children = first.children;
+        children = first.after_first();
     }
 }
 
@@ -1480,9 +1565,9 @@ fn add_first_steps(node: &mut Node, options: Vec<u32>, optimal: bool, covering: 
     if optimal {
         for o in options {
             let proc = node.options[o as usize];
-            if o != node.chosen && !node.done.contains(o) && !node.wut.iter().any(|w| w.step.proc == proc) {
+            if o != node.chosen && !node.done.contains(o) && !node.wut.iter().any(|w| w.first().proc == proc) {
                 let step = Rc::new(Step { proc, fps: vec![], values: vec![], open: true, covers_nothing: !covering, reread: false, block: false, touched: OnceCell::new() });
-                node.wut.push(WNode { step, children: vec![], inputs: node.inputs.clone() });
+                node.wut.push(WNode { steps: vec![step], children: vec![], inputs: node.inputs.clone() });
             }
         }
     } else {

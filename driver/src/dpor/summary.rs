@@ -11,7 +11,7 @@ use crate::channel::Footprint;
 /// (same process, same flush owner, or an overlap of words: a sync object
 /// is the word its address is in), so a step none of whose footprints
 /// shares a bit with the summary of a sequence conflicts with none of it.
-#[derive(Clone, Copy, Default, Debug)]
+#[derive(Clone, Copy, Default, Debug, PartialEq, Eq)]
 pub struct FootprintSummary {
     procs: u64,
     owners: u64,
@@ -50,6 +50,14 @@ impl FootprintSummary {
         self.procs |= Self::bit(f.proc as u64);
         self.owners |= Self::owner_bits(f);
         self.words |= Self::word_bits(f);
+    }
+
+    /// Add everything `other` summarises (the same bits as adding its
+    /// footprints one by one).
+    pub(super) fn union(&mut self, other: &FootprintSummary) {
+        self.procs |= other.procs;
+        self.owners |= other.owners;
+        self.words |= other.words;
     }
 
     /// `f` may interfere with one of the footprints added.
