@@ -137,15 +137,17 @@ struct State {
     sequences: Vec<Vec<(u16, Clock)>>,
     /// each write's maker: thread, atomic, read-modify-write (by write id)
     writers: Vec<Writer>,
-    /// per byte of memory: the write whose value it holds
-    memory: HashMap<u64, usize>,
+    /// per byte of memory: the write whose value it holds (by 8-byte word,
+    /// `NO_WRITE` for a byte not written: one lookup for an aligned access)
+    memory: HashMap<u64, [usize; 8]>,
     /// per flush process: its buffered stores (write id, event) not yet
     /// written to memory, oldest first
     buffered: HashMap<u32, VecDeque<(usize, usize)>>,
     /// per byte: per thread, the last access of each kind
     /// (the `threads` entries of a byte lie together in `lasts`, from
-    /// `threads` times the slot `history` holds for it)
-    history: HashMap<u64, usize>,
+    /// `threads` times the slot `history` holds for it, by 8-byte word:
+    /// one lookup for an aligned access; `NO_SLOT` for a byte not accessed)
+    history: HashMap<u64, [u32; 8]>,
     lasts: Vec<[Last; 4]>,
     /// per byte (by its slot): the threads that have accessed it, so a
     /// check looks at those rows only (a bit may stay set after a rewind;
@@ -159,6 +161,11 @@ struct State {
     undo: Vec<Undo>,
     logging: bool,
 }
+
+/// A byte of `State::memory` no write has reached.
+const NO_WRITE: usize = usize::MAX;
+/// A byte of `State::history` no access has reached.
+const NO_SLOT: u32 = u32::MAX;
 
 /// Which clock a change replaced.
 #[derive(Clone, Copy)]
@@ -195,7 +202,7 @@ enum Undo {
 impl State {
     fn new(threads: usize, bytes: usize, logging: bool) -> State {
         State {
-            history: HashMap::with_capacity_and_hasher(bytes, Default::default()),
+            history: HashMap::with_capacity_and_hasher(bytes / 4, Default::default()),
             lasts: Vec::with_capacity(bytes * threads),
             accessed: Vec::with_capacity(bytes),
             threads,
@@ -247,6 +254,34 @@ impl State {
         *self.clock_mut(slot) = c;
     }
 
+    /// The history slots of the bytes of `b`'s word, by their place in
+    /// it; made for those from `b` on, up to `end`, that have none yet.
+    fn slots(&mut self, b: u64, end: u64) -> [u32; 8] {
+        let word = b >> 3;
+        let mut slots = self.history.get(&word).copied().unwrap_or([NO_SLOT; 8]);
+        let mut made = false;
+        for x in b..end.min((word + 1) << 3) {
+            let byte = &mut slots[(x & 7) as usize];
+            if *byte == NO_SLOT {
+                let slot = self.accessed.len();
+                *byte = slot as u32;
+                self.log(|_| Undo::History(x, slot));
+                self.lasts.resize((slot + 1) * self.threads, [Last::default(); 4]);
+                self.accessed.push(0);
+                made = true;
+            }
+        }
+        if made {
+            self.history.insert(word, slots);
+        }
+        slots
+    }
+
+    /// The write whose value byte `b` holds.
+    fn memory_at(&self, b: u64) -> Option<usize> {
+        self.memory.get(&(b >> 3)).map(|word| word[(b & 7) as usize]).filter(|&w| w != NO_WRITE)
+    }
+
     /// Take back the changes logged after the first `mark` ones.
     fn rewind(&mut self, mark: usize) {
         while self.undo.len() > mark {
@@ -264,7 +299,9 @@ impl State {
                 Undo::Tick(t) => self.clocks[t][t] -= 1,
                 Undo::InBlock(t, b) => self.in_block[t] = b,
                 Undo::History(b, slot) => {
-                    self.history.remove(&b);
+                    if let Some(word) = self.history.get_mut(&(b >> 3)) {
+                        word[(b & 7) as usize] = NO_SLOT;
+                    }
                     self.lasts.truncate(slot * self.threads);
                     self.accessed.truncate(slot);
                 }
@@ -277,11 +314,10 @@ impl State {
                     self.writers.pop();
                 }
                 Undo::Sequence(w, old) => self.sequences[w] = old,
-                Undo::Memory(b, None) => {
-                    self.memory.remove(&b);
-                }
-                Undo::Memory(b, Some(w)) => {
-                    self.memory.insert(b, w);
+                Undo::Memory(b, old) => {
+                    if let Some(word) = self.memory.get_mut(&(b >> 3)) {
+                        word[(b & 7) as usize] = old.unwrap_or(NO_WRITE);
+                    }
                 }
                 Undo::Buffered(p) => {
                     self.buffered.get_mut(&p).and_then(|q| q.pop_back());
@@ -325,18 +361,13 @@ impl Checker<'_, '_> {
         let epoch = at(&st.clocks[t], t);
         let mut found: Option<(usize, bool, bool)> = None;
         let n = st.threads;
-        for b in e.addr..e.addr + e.size.max(1) as u64 {
-            let slot = match st.history.get(&b) {
-                Some(&a) => a,
-                None => {
-                    let slot = st.accessed.len();
-                    st.log(|_| Undo::History(b, slot));
-                    st.history.insert(b, slot);
-                    st.lasts.resize((slot + 1) * n, [Last::default(); 4]);
-                    st.accessed.push(0);
-                    slot
-                }
-            };
+        let mut slots = [NO_SLOT; 8];
+        let end = e.addr + e.size.max(1) as u64;
+        for b in e.addr..end {
+            if b == e.addr || b & 7 == 0 {
+                slots = st.slots(b, end);
+            }
+            let slot = slots[(b & 7) as usize] as usize;
             let at_byte = slot * n;
             // the other threads that accessed the byte (None: too many threads to say)
             let others = (n <= 128).then(|| {
@@ -385,7 +416,7 @@ impl Checker<'_, '_> {
             if e.aux & 1 != 0 && own(b) {
                 continue;
             }
-            if let Some(&w) = self.st.memory.get(&b) {
+            if let Some(w) = self.st.memory_at(b) {
                 if !ws.contains(&w) {
                     ws.push(w);
                 }
@@ -435,7 +466,7 @@ impl Checker<'_, '_> {
     fn write_memory(&mut self, w: usize, e: &Event) {
         let st = &mut *self.st;
         let me = st.writers[w];
-        if let Some(&p) = st.memory.get(&e.addr).filter(|&&p| p != w && me.atomic) {
+        if let Some(p) = st.memory_at(e.addr).filter(|&p| p != w && me.atomic) {
             let go_on: Vec<(u16, Clock)> = st.sequences[p].iter().filter(|(head, _)| me.rmw || *head == me.thread).cloned().collect();
             if !go_on.is_empty() {
                 st.log(|s| Undo::Sequence(w, s.sequences[w].clone()));
@@ -447,9 +478,20 @@ impl Checker<'_, '_> {
                 }
             }
         }
-        for b in e.addr..e.addr + e.size as u64 {
-            let old = st.memory.insert(b, w);
-            st.log(|_| Undo::Memory(b, old));
+        // word by word: one lookup for an aligned store
+        let State { memory, undo, logging, .. } = st;
+        let end = e.addr + e.size as u64;
+        let mut b = e.addr;
+        while b < end {
+            let stop = end.min(((b >> 3) + 1) << 3);
+            let word = memory.entry(b >> 3).or_insert([NO_WRITE; 8]);
+            for x in b..stop {
+                let old = std::mem::replace(&mut word[(x & 7) as usize], w);
+                if *logging {
+                    undo.push(Undo::Memory(x, (old != NO_WRITE).then_some(old)));
+                }
+            }
+            b = stop;
         }
     }
 
@@ -486,8 +528,11 @@ impl Checker<'_, '_> {
         match e.kind {
             EV_LOAD => {
                 let atomic = order != 0 || in_block;
-                let from = self.read_from(&e);
-                self.synchronise(t, &from, order, atomic);
+                // (a plain load synchronises with nothing)
+                if atomic {
+                    let from = self.read_from(&e);
+                    self.synchronise(t, &from, order, atomic);
+                }
                 self.check(i, false, atomic);
             }
             EV_STORE => {
