@@ -859,7 +859,7 @@ impl<'c> Search<'c> {
     fn print_execution(&self, s: &channel::Shm, events: &[Event], status: Status) {
         eprintln!("--- execution {} status {:?} prefix {} sleepers {:?}", self.stats.executions, status, s.prefix_len, self.sleepers.iter().map(|z| z.proc).collect::<Vec<_>>());
         for (k, n) in self.path.iter().enumerate() {
-            eprintln!("  node {k} ev {} {} chosen {} of {:?} sleep {:?} explored {:?} bt {:?} done {:?} wut {:?}{}{}", n.event, if n.schedule { "S" } else { "V" }, n.chosen, n.options, n.sleep.iter().map(|z| z.proc).collect::<Vec<_>>(), n.explored.iter().map(|z| z.proc).collect::<Vec<_>>(), n.backtrack, n.done, n.wut.iter().map(|w| w.first().proc).collect::<Vec<_>>(), if n.explore_all { " ALL" } else { "" }, if n.room_waiters != 0 { format!(" room-waiters {:#x}", n.room_waiters) } else { String::new() });
+            eprintln!("  node {k} ev {} {} chosen {} of {:?} sleep {:?} explored {:?} bt {:?} done {:?} wut {:?}{}{}", n.event, if n.schedule { "S" } else { "V" }, n.chosen, n.options, n.sleep.iter().map(|z| z.proc).collect::<Vec<_>>(), n.explored.iter().map(|z| z.proc).collect::<Vec<_>>(), n.backtrack, n.done, n.wut.iter().map(|w| w.first_proc()).collect::<Vec<_>>(), if n.explore_all { " ALL" } else { "" }, if n.room_waiters != 0 { format!(" room-waiters {:#x}", n.room_waiters) } else { String::new() });
         }
         for (i, e) in events.iter().enumerate() {
             eprintln!("  ev {i} T{} kind {} addr {:#x} val {} aux {} fp proc {} acc {} [{:#x},{:#x})", e.thread, e.kind, e.addr, e.value, e.aux, e.fp.proc, e.fp.access, e.fp.lo, e.fp.hi);
@@ -899,7 +899,7 @@ impl<'c> Search<'c> {
                 // leaves no branch whose first process is not an option here
                 self.stats.guide_broken += 1;
                 if self.debug {
-                    eprintln!("wakeup branch of {} not an option at node {k} (options {:?})", node.wut[0].first().proc, node.options);
+                    eprintln!("wakeup branch of {} not an option at node {k} (options {:?})", node.wut[0].first_proc(), node.options);
                 }
                 node.wut.clear();
                 node.explore_all = true;
