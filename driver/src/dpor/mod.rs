@@ -132,8 +132,8 @@ impl Step {
 /// A wakeup tree branch: a run of steps, each the only branch after the
 /// one before it, then the subtrees after the last. (A branch inserted for
 /// a race is a chain as long as the rest of its execution; kept one node
-/// per step, `place` chased a pointer per step down every such chain, and
-/// the chains' nodes were a third of lastzero's memory.)
+/// per step, each in its own allocation, `place` chased two pointers per
+/// step down every such chain.)
 #[derive(Clone, Debug)]
 pub struct WNode {
     /// never empty
