@@ -167,6 +167,20 @@ const NO_WRITE: usize = usize::MAX;
 /// A byte of `State::history` no access has reached.
 const NO_SLOT: u32 = u32::MAX;
 
+/// The bytes `lo..hi` word by word: each 8-byte word's number and the
+/// part of the range in it (the per-byte tables are kept by word).
+fn words(lo: u64, hi: u64) -> impl Iterator<Item = (u64, std::ops::Range<u64>)> {
+    let mut b = lo;
+    std::iter::from_fn(move || {
+        (b < hi).then(|| {
+            let stop = hi.min(((b >> 3) + 1) << 3);
+            let part = (b >> 3, b..stop);
+            b = stop;
+            part
+        })
+    })
+}
+
 /// Which clock a change replaced.
 #[derive(Clone, Copy)]
 enum ClockSlot {
@@ -193,7 +207,8 @@ enum Undo {
     /// a new write id (its sequence and writer)
     Write,
     Sequence(usize, Vec<(u16, Clock)>),
-    Memory(u64, Option<usize>),
+    /// a byte's writer before (`NO_WRITE`: none)
+    Memory(u64, usize),
     Buffered(u32),
     Flushed(u32, usize, (usize, usize)),
     AllBuffered(HashMap<u32, VecDeque<(usize, usize)>>),
@@ -254,13 +269,12 @@ impl State {
         *self.clock_mut(slot) = c;
     }
 
-    /// The history slots of the bytes of `b`'s word, by their place in
-    /// it; made for those from `b` on, up to `end`, that have none yet.
-    fn slots(&mut self, b: u64, end: u64) -> [u32; 8] {
-        let word = b >> 3;
+    /// The history slots of the bytes of `word`, by their place in it;
+    /// made for those of `bytes` (all in the word) that have none yet.
+    fn slots(&mut self, word: u64, bytes: std::ops::Range<u64>) -> [u32; 8] {
         let mut slots = self.history.get(&word).copied().unwrap_or([NO_SLOT; 8]);
         let mut made = false;
-        for x in b..end.min((word + 1) << 3) {
+        for x in bytes {
             let byte = &mut slots[(x & 7) as usize];
             if *byte == NO_SLOT {
                 let slot = self.accessed.len();
@@ -316,7 +330,7 @@ impl State {
                 Undo::Sequence(w, old) => self.sequences[w] = old,
                 Undo::Memory(b, old) => {
                     if let Some(word) = self.memory.get_mut(&(b >> 3)) {
-                        word[(b & 7) as usize] = old.unwrap_or(NO_WRITE);
+                        word[(b & 7) as usize] = old;
                     }
                 }
                 Undo::Buffered(p) => {
@@ -361,37 +375,35 @@ impl Checker<'_, '_> {
         let epoch = at(&st.clocks[t], t);
         let mut found: Option<(usize, bool, bool)> = None;
         let n = st.threads;
-        let mut slots = [NO_SLOT; 8];
-        let end = e.addr + e.size.max(1) as u64;
-        for b in e.addr..end {
-            if b == e.addr || b & 7 == 0 {
-                slots = st.slots(b, end);
+        for (word, bytes) in words(e.addr, e.addr + e.size.max(1) as u64) {
+            let slots = st.slots(word, bytes.clone());
+            for b in bytes {
+                let slot = slots[(b & 7) as usize] as usize;
+                let at_byte = slot * n;
+                // the other threads that accessed the byte (None: too many threads to say)
+                let others = (n <= 128).then(|| {
+                    let accessed = &mut st.accessed[slot];
+                    let others = *accessed & !(1u128 << t);
+                    *accessed |= 1u128 << t;
+                    others
+                });
+                if found.is_none() {
+                    // thread u's last accesses of each kind that race with this one
+                    let racing = |u: usize| {
+                        st.lasts[at_byte + u].iter().enumerate().find_map(|(k, last)| {
+                            let (w, a) = (k >= 2, k & 1 == 1);
+                            (last.epoch != 0 && (w || write) && !(a && atomic) && at(&st.clocks[t], u) < last.epoch).then_some((last.event, w, a))
+                        })
+                    };
+                    found = match others {
+                        Some(others) => bits(others).find_map(racing),
+                        None => (0..n).filter(|&u| u != t).find_map(racing),
+                    };
+                }
+                let (row, k) = (at_byte + t, kind(write, atomic));
+                st.log(|s| Undo::Last(row, k, s.lasts[row][k]));
+                st.lasts[row][k] = Last { epoch, event: i };
             }
-            let slot = slots[(b & 7) as usize] as usize;
-            let at_byte = slot * n;
-            // the other threads that accessed the byte (None: too many threads to say)
-            let others = (n <= 128).then(|| {
-                let accessed = &mut st.accessed[slot];
-                let others = *accessed & !(1u128 << t);
-                *accessed |= 1u128 << t;
-                others
-            });
-            if found.is_none() {
-                // thread u's last accesses of each kind that race with this one
-                let racing = |u: usize| {
-                    st.lasts[at_byte + u].iter().enumerate().find_map(|(k, last)| {
-                        let (w, a) = (k >= 2, k & 1 == 1);
-                        (last.epoch != 0 && (w || write) && !(a && atomic) && at(&st.clocks[t], u) < last.epoch).then_some((last.event, w, a))
-                    })
-                };
-                found = match others {
-                    Some(others) => bits(others).find_map(racing),
-                    None => (0..n).filter(|&u| u != t).find_map(racing),
-                };
-            }
-            let (row, k) = (at_byte + t, kind(write, atomic));
-            st.log(|s| Undo::Last(row, k, s.lasts[row][k]));
-            st.lasts[row][k] = Last { epoch, event: i };
         }
         if let Some((j, w, a)) = found {
             let race = Race { first: self.access(j, w, a), second: self.access(i, write, atomic) };
@@ -478,20 +490,17 @@ impl Checker<'_, '_> {
                 }
             }
         }
-        // word by word: one lookup for an aligned store
+        // word by word: one lookup for an aligned store (the log is
+        // written beside the table, which `State::log` cannot borrow)
         let State { memory, undo, logging, .. } = st;
-        let end = e.addr + e.size as u64;
-        let mut b = e.addr;
-        while b < end {
-            let stop = end.min(((b >> 3) + 1) << 3);
-            let word = memory.entry(b >> 3).or_insert([NO_WRITE; 8]);
-            for x in b..stop {
-                let old = std::mem::replace(&mut word[(x & 7) as usize], w);
+        for (word, bytes) in words(e.addr, e.addr + e.size as u64) {
+            let word = memory.entry(word).or_insert([NO_WRITE; 8]);
+            for b in bytes {
+                let old = std::mem::replace(&mut word[(b & 7) as usize], w);
                 if *logging {
-                    undo.push(Undo::Memory(x, (old != NO_WRITE).then_some(old)));
+                    undo.push(Undo::Memory(b, old));
                 }
             }
-            b = stop;
         }
     }
 

@@ -136,8 +136,9 @@ impl Step {
 /// step down every such chain.)
 #[derive(Clone, Debug)]
 pub struct WNode {
-    /// never empty
-    steps: Vec<Rc<Step>>,
+    /// never empty (a deque: following a branch takes its steps from the
+    /// front one by one, `hand_down`, and a run can be hundreds long)
+    steps: VecDeque<Rc<Step>>,
     /// the first step's process and `covers_nothing`, kept here too:
     /// `place` asks for them at every branch it passes, and reaching them
     /// through `steps` cost two cache misses (a third of its time)
@@ -150,7 +151,7 @@ pub struct WNode {
 }
 
 impl WNode {
-    fn new(steps: Vec<Rc<Step>>, children: Vec<WNode>, inputs: Inputs) -> WNode {
+    fn new(steps: VecDeque<Rc<Step>>, children: Vec<WNode>, inputs: Inputs) -> WNode {
         let first = &steps[0];
         WNode { first_proc: first.proc, first_covers_nothing: first.covers_nothing, steps, children, inputs }
     }
@@ -171,7 +172,7 @@ impl WNode {
         if steps.len() == 1 {
             return children;
         }
-        steps.remove(0);
+        steps.pop_front();
         vec![WNode::new(steps, children, inputs)]
     }
 }
@@ -566,12 +567,13 @@ impl Steps {
         // A step that ends inside an atomic block stands for the whole
         // block (see Blocks): a sleeping step that showed only the block's
         // entry would sleep through a write to what the block reads.
-        let span = &events[self.span(s)];
+        let span_range = self.span(s);
+        let span_end = span_range.end;
+        let span = &events[span_range];
         // a value chosen inside the block shapes its footprint too; and the
         // step that ended the execution (main's end, exit, an error) stops
         // every other process, whatever its events show (main's end has none)
         let ends = self.ends_execution(s, last_ends);
-        let span_end = self.span(s).end;
         // (nodes come in event order: the scan stops at the span's end)
         let open = ends || !choices.is_empty() || path[next..].iter().take_while(|n| (n.event as usize) < span_end).any(|n| !n.schedule);
         let failed = self.in_block(s) && span.iter().any(|e| e.kind == crate::channel::EV_ASSUME_FAILED);
@@ -1448,7 +1450,7 @@ fn place(mut children: &[WNode], w: &mut Seq) -> Option<Spot> {
                 // footprint is unknown is no such promise: the sequences
                 // it was taken to cover once went unexplored, each
                 // deferring to another, tests/programs/atomic-por/block-leaf.c)
-                let last = c.steps.last().expect("a run has steps");
+                let last = c.steps.back().expect("a run has steps");
                 if w.live().is_empty() || (c.children.is_empty() && !last.reread) {
                     return None;
                 }
@@ -1465,16 +1467,16 @@ fn place(mut children: &[WNode], w: &mut Seq) -> Option<Spot> {
 /// for each next step down the leftmost path its process and its values.
 pub fn guide_for(branch: &WNode) -> Vec<u32> {
     let mut g: Vec<u32> = branch.first().values.clone();
-    let mut next_steps = |steps: &[Rc<Step>]| {
+    let mut next_steps = |steps: &mut dyn Iterator<Item = &Rc<Step>>| {
         for step in steps {
             g.push(crate::channel::GUIDE_PROC | step.proc);
             g.extend(&step.values);
         }
     };
-    next_steps(&branch.steps[1..]);
+    next_steps(&mut branch.steps.iter().skip(1));
     let mut cur = branch;
     while let Some(next) = cur.children.first() {
-        next_steps(&next.steps);
+        next_steps(&mut next.steps.iter());
         cur = next;
     }
     g
@@ -1589,7 +1591,7 @@ fn add_first_steps(node: &mut Node, options: Vec<u32>, optimal: bool, covering: 
             let proc = node.options[o as usize];
             if o != node.chosen && !node.done.contains(o) && !node.wut.iter().any(|w| w.first_proc() == proc) {
                 let step = Rc::new(Step { proc, fps: vec![], values: vec![], open: true, covers_nothing: !covering, reread: false, block: false, touched: OnceCell::new() });
-                node.wut.push(WNode::new(vec![step], vec![], node.inputs.clone()));
+                node.wut.push(WNode::new(VecDeque::from([step]), vec![], node.inputs.clone()));
             }
         }
     } else {
