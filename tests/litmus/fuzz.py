@@ -20,11 +20,13 @@ ops each. Ops: a store of 1..3 to one of the shared ints x, y
 register and the final value of every shared variable the program touches is
 reported. With --atomic, threads also call __VERIFIER_atomic_ functions
 that assume a shared int has a value and then store (SV-COMP atomic blocks,
-and executions cut by a failed assume). Program i of seed S is named
-fuzz_S_i and does not depend on --count, so `--only i` (with the same
---max-ops, --atomic, --three-threads, --threads, --max-total-ops, --corpus
-and --cas) reruns it. Without --threads, --corpus and --cas a seed gives the
-same programs as before those options existed.
+and executions cut by a failed assume); with --assume, plain loads that
+assume a value (__VERIFIER_assume outside any block). Program i of seed S
+is named fuzz_S_i and does not depend on --count, so `--only i` (with the
+same --max-ops, --atomic, --assume, --three-threads, --threads,
+--max-total-ops, --corpus and --cas) reruns it. Without --threads,
+--corpus, --cas and --assume a seed gives the same programs as before
+those options existed.
 
 --threads 3, --threads 4 or a mix (--threads 2,3,4): each program has one of
 those thread counts, 1 to --max-ops ops per thread and at most
@@ -111,6 +113,8 @@ P_MIXED = 0.08
 OP_WEIGHTS = (("st", 40), ("ld", 35), ("mfence", 10), ("xchg", 10))
 # with --atomic: also __VERIFIER_atomic_ functions that assume and then store
 ATOMIC_WEIGHTS = OP_WEIGHTS + (("atomic", 25),)
+# with --assume: also plain loads that assume a value (no atomic block)
+ASSUME_WEIGHTS = (("assume", 20),)
 # with --cas: also locked compare-and-swaps and fetch-adds
 CAS_WEIGHTS = (("cas", 20), ("fadd", 8))
 P_CAS_VALUE = 0.5  # a CAS reports the value it read, not whether it succeeded
@@ -133,6 +137,8 @@ def gen_op(rng, shared, fresh_reg, weights=OP_WEIGHTS):
     if kind == "atomic":
         # assume var has a value (often the initial 0), then store
         return ("atomic", var, rng.choice((0, 0, 1, 2)), rng.choice(shared), rng.randint(1, 3))
+    if kind == "assume":
+        return ("assume", var, rng.choice((0, 0, 1, 2)))
     if kind == "st":
         return oracle.st(var, rng.randint(1, 3))
     if kind == "ld":
@@ -367,7 +373,7 @@ def make_test(name, threads, nvars=None):
                     final=[("v%d" % i, ("vars", i)) for i in range(nvars)])
     regs = [op[1] for code in threads for op in code if to_register(op)]
     shared = sorted({loc_var(op[1]) for code in threads for op in code
-                     if op[0] in ("st", "xchg", "atomic")} |
+                     if op[0] in ("st", "xchg", "atomic", "assume")} |
                     {loc_var(op[3]) for code in threads for op in code
                      if op[0] == "atomic"} |
                     {loc_var(op[2]) for code in threads for op in code
@@ -382,7 +388,7 @@ def touches_memory(threads):
 
 
 def gen_test(seed, index, max_ops=3, atomic=False, three=False, threads=None,
-             budget=None, corpus=False, cas=False):
+             budget=None, corpus=False, cas=False, assume=False):
     """Program index of seed. Without threads, corpus and cas, the same
     program as before those options existed (the seeds in scripts/test)."""
     if corpus:
@@ -391,7 +397,8 @@ def gen_test(seed, index, max_ops=3, atomic=False, three=False, threads=None,
         nvars, code = gen_corpus_threads(rng, max_ops, threads or [2], budget, weights)
         return make_test("fuzz_%d_%d" % (seed, index), code, nvars)
     rng = random.Random("fuzz/%d/%d" % (seed, index))
-    weights = (ATOMIC_WEIGHTS if atomic else OP_WEIGHTS) + (CAS_WEIGHTS if cas else ())
+    weights = (ATOMIC_WEIGHTS if atomic else OP_WEIGHTS) + (CAS_WEIGHTS if cas else ()) \
+        + (ASSUME_WEIGHTS if assume else ())
     code = gen_threads(rng, max_ops, weights, three, threads, budget)
     while not touches_memory(code):
         code = gen_threads(rng, max_ops, weights, three, threads, budget)
@@ -429,6 +436,8 @@ def fmt_op(op):
         return "xchg(%s,%d)" % (fmt_loc(op[1]), op[2])
     if kind == "atomic":
         return "atomic(%s==%d?%s=%d)" % (fmt_loc(op[1]), op[2], fmt_loc(op[3]), op[4])
+    if kind == "assume":
+        return "assume(%s==%d)" % (fmt_loc(op[1]), op[2])
     if kind in oracle.LOCKED_RMW:  # r0=cas(x,0,1), r0=casv(x,0,1), r0=fadd(x,1)
         name = kind[:-1] if oracle.LOCKED_RMW[kind][2] else kind
         return "%s=%s(%s)" % (op[1], name, ",".join(
@@ -807,6 +816,10 @@ def parse_args(argv):
                     help="also generate __VERIFIER_atomic_ functions that "
                     "assume a value and then store (atomic blocks, failed "
                     "assumes)")
+    ap.add_argument("--assume", action="store_true",
+                    help="also generate plain loads that assume a value "
+                    "(__VERIFIER_assume outside atomic blocks: executions "
+                    "cut by a failed assume)")
     ap.add_argument("--three-threads", action="store_true",
                     help="every program has 3 threads of 2 to --max-ops ops "
                     "(slower; reaches races that need a third thread)")
@@ -877,6 +890,7 @@ def gen_flags(a):
     """The options that choose the programs of a seed."""
     return "--max-ops %d%s" % (a.max_ops, "".join((
         " --atomic" if a.atomic else "",
+        " --assume" if a.assume else "",
         " --three-threads" if a.three_threads else "",
         " --threads %s" % ",".join(map(str, a.threads)) if a.threads else "",
         " --max-total-ops %d" % a.max_total_ops if a.max_total_ops else "",
@@ -933,7 +947,7 @@ def program(a, i):
     if a.litmus:
         return oracle.TESTS[i]
     return gen_test(a.seed, i, a.max_ops, a.atomic, a.three_threads, a.threads,
-                    a.max_total_ops, a.corpus, a.cas)
+                    a.max_total_ops, a.corpus, a.cas, a.assume)
 
 
 def run_one(a, workdir, keepdir, i, cfgs):

@@ -81,6 +81,10 @@ BOUNDS = (1, 2, 3, 4, 0)  # TSO bounds checked for [bounded]; 0 = unbounded
 #                                      int LOCAL = the same (as 'ldt' to 'ld')
 #        ('atomic', LOC, V, LOC2, V2)  a __VERIFIER_atomic_ function:
 #                                      __VERIFIER_assume(LOC == V); LOC2 = V2;
+#        ('assume', LOC, V)            __VERIFIER_assume(LOC == V); outside any
+#                                      atomic block: a plain load (own buffer,
+#                                      else memory), the execution ends there
+#                                      unless it read V
 #        ('if', EXPR, [ops])           if (EXPR) { ops }  (no loads inside)
 #        (cas and fadd take a 4-byte int LOC: an int variable or element)
 # ORD:   None (plain access), 'rlx' or 'sc': atomic_load_explicit /
@@ -352,6 +356,8 @@ def op_locs(op):
         return [op[1]]
     if op[0] == "atomic":
         return [op[1], op[3]]
+    if op[0] == "assume":
+        return [op[1]]
     if op[0] in ("ld", "ldt"):
         return [op[2]] + ([op[1]] if op[0] == "ld" else [])
     if op[0] in LOCKED_RMW:  # REG too, unless into a local
@@ -427,6 +433,8 @@ class Program:
                 out.append(("xchg", self.loc(op[1]), op[2]))
             elif kind == "atomic":
                 out.append(("atomic", self.loc(op[1]), op[2], self.loc(op[3]), op[4]))
+            elif kind == "assume":
+                out.append(("assume", self.loc(op[1]), op[2]))
             elif kind in LOCKED_RMW:
                 assert is_int_loc(self.test, op[2]), op
                 micro, result, to_local = LOCKED_RMW[kind]
@@ -539,6 +547,9 @@ def thread_step(op, model, bound, locs, mem, buf):
     if kind == "load":
         addr, size = resolve(op[2], locs)
         return 1, set_local(locs, op[1], read(mem, buf, addr, size)), mem, buf
+    if kind == "assume":  # a failed one never completes: as if it waits
+        addr, size = resolve(op[1], locs)
+        return (1, locs, mem, buf) if read(mem, buf, addr, size) == op[2] else None
     if kind == "skip":  # a branch: over the next op[2] micro-ops unless op[1]
         return (1 if eval_expr(op[1], dict(locs)) else 1 + op[2]), locs, mem, buf
     if kind == "store":
@@ -734,6 +745,8 @@ def c_stmt(t, op):
             c_loc(t, op[1]), c_lit(op[2], loc_size(t, op[1])))
     if kind == "atomic":
         return "%s();" % atomic_name(t, op)
+    if kind == "assume":
+        return "__VERIFIER_assume(%s == %d);" % (c_loc(t, op[1]), op[2])
     raise ValueError(op)
 
 
@@ -747,7 +760,8 @@ def atomic_name(t, op):
 
 
 def c_atomic_functions(t):
-    out = ["void __VERIFIER_assume(int);"] if atomic_ops(t) else []
+    assumes = any(op[0] == "assume" for code in t["threads"] for op in code)
+    out = ["void __VERIFIER_assume(int);"] if atomic_ops(t) or assumes else []
     for op in atomic_ops(t):
         out.append("void %s(void) { __VERIFIER_assume(%s == %d); %s = %d; }" % (
             atomic_name(t, op), c_loc(t, op[1]), op[2], c_loc(t, op[3]), op[4]))
