@@ -8,7 +8,7 @@ use std::process::{Child, Command, Stdio};
 use std::sync::atomic::{AtomicU32, Ordering};
 
 pub const MAGIC: u32 = 0x54534f49;
-pub const VERSION: u32 = 22;
+pub const VERSION: u32 = 23;
 /// `probe` of a rotation probe, and its "no thread held back" (tsoify_channel.h)
 pub const PROBE_ROTATE: u32 = 0x8000_0000;
 pub const PROBE_NO_HELD: u32 = 0xff;
@@ -119,6 +119,7 @@ pub struct SymNode {
 #[derive(Clone, Copy, Debug, Default)]
 pub struct PathCond {
     pub node: u32,
+    /// bit 0: taken in this execution; PATH_ONE_SIDED
     pub taken: u32,
     pub thread: u32,
     pub event: u32,
@@ -155,6 +156,9 @@ pub const SYM_TRUNC: u8 = 19;
 pub const SYM_SELECT: u8 = 20;
 /// an exact integer-to-float conversion (never in a path condition)
 pub const SYM_ITOFP: u8 = 21;
+/// PathCond::taken: an assume that passed in a thread whose nondet values
+/// no other thread has seen or given it: its other side is not taken
+pub const PATH_ONE_SIDED: u32 = 2;
 pub const SYMF_UNTRACKED: u32 = 1;
 /// a value the tracking could not follow was pinned (each feasible value a path)
 pub const SYMF_PINNED: u32 = 2;

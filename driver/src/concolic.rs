@@ -265,12 +265,17 @@ impl Concolic {
         let mut asked = 0;
         'search: for (b, &i) in at.iter().enumerate() {
             let p = s.path[b];
-            let taken = p.taken != 0;
+            let taken = p.taken & 1 != 0;
             if !valid(p.node) || taken as u32 != path[i].chosen {
                 give_up(self, path, b, "a branch on a nondet value out of step with its path condition".into());
                 break 'search;
             }
-            if i >= prefix {
+            if i >= prefix && p.taken & channel::PATH_ONE_SIDED != 0 && !both_sides_of_assumes() {
+                // an assume that passed in a thread whose values are its
+                // own: the other side only stops it (runtime/src/sym.c
+                // __tsoify_sym_assume)
+                path[i].done.insert(1 - path[i].chosen);
+            } else if i >= prefix {
                 let other = 1 - path[i].chosen;
                 if asked == MAX_QUERIES_PER_EXECUTION {
                     give_up(self, path, b, format!("an execution met more than {MAX_QUERIES_PER_EXECUTION} new branches on nondet values; the rest were not searched"));
@@ -316,6 +321,13 @@ impl Concolic {
         }
         self.solver = Some((solver, uses));
     }
+}
+
+/// TSOIFY_ASSUME_BOTH_SIDES=1 takes the failing side of every assume too
+/// (the reference tests/litmus/nondetfuzz.py compares against).
+fn both_sides_of_assumes() -> bool {
+    static ON: std::sync::OnceLock<bool> = std::sync::OnceLock::new();
+    *ON.get_or_init(|| std::env::var("TSOIFY_ASSUME_BOTH_SIDES").is_ok_and(|v| v == "1"))
 }
 
 /// Add `s` to `list` unless it is there already.

@@ -339,6 +339,36 @@ fn infeasible_combinations_across_threads_are_safe() {
     }
 }
 
+/// An assume that passes in a thread whose nondet values are its own (it
+/// took them and stored none, and loaded none) has a failing side that
+/// only stops that thread: the search does not take it, so the assumes of
+/// two-threads-safe.c are not failed again after every other choice (4
+/// executions discarded instead of 10; the same SAFE, and TSOIFY_ASSUME_BOTH_SIDES=1
+/// takes both sides). An assume on a value another thread gave (assume-given.c)
+/// keeps its failing side, where the other thread fails: VIOLATION with
+/// the value (skipping that side too answered SAFE under SC and TSO).
+#[test]
+fn an_assume_on_a_threads_own_values_is_not_failed_again() {
+    let safe = std::path::PathBuf::from(program("two-threads-safe.c"));
+    for model in MODELS {
+        let (code, s) = verify_json(&safe, &["--model", model]);
+        assert_eq!((code, s["verdict"].as_str()), (0, Some("SAFE")), "{model}: {s}");
+        let (code, both) = verify_json_env(&safe, &["--model", model], &[("TSOIFY_ASSUME_BOTH_SIDES", "1")]);
+        assert_eq!((code, both["verdict"].as_str()), (0, Some("SAFE")), "{model}, both sides: {both}");
+        let (skipped, taken) = (s["assume_blocked"].as_u64().unwrap(), both["assume_blocked"].as_u64().unwrap());
+        assert!(skipped < taken, "{model}: {skipped} executions discarded by assumes, {taken} taking both sides");
+        assert_eq!(s["complete"], both["complete"], "{model}: {s} {both}");
+    }
+    for model in MODELS {
+        for por in ["optimal", "source"] {
+            let (code, out, err) = run_verify(&["--model", model, "--por", por, "--no-probes", &program("assume-given.c")]);
+            assert_eq!(code, 1, "assume-given.c under {model}, --por {por}: {out}{err}");
+            assert!(out.starts_with("VIOLATION reach_error"), "{model}, --por {por}: {out}");
+            assert!(out.contains("nondet -> -1"), "{model}, --por {por}: the value in the trace: {out}");
+        }
+    }
+}
+
 /// A wakeup branch inserted under another one runs with the values of the
 /// current execution for the nondet variables its prefix read: with its
 /// own execution's values the prefix took another side of a branch, the

@@ -93,6 +93,7 @@ pub struct Sym {
     itofp: Fun,
     fcmp: Fun,
     branch: Fun,
+    assume: Fun,
     lost: Fun,
     pin: Fun,
     store: Fun,
@@ -147,6 +148,7 @@ pub fn prepare(ctx: LLVMContextRef, m: LLVMModuleRef) -> Sym {
             itofp: declare(m, "__tsoify_sym_itofp", i32t, &[i32t, i32t, i32t, i32t, i64t, i64t]),
             fcmp: declare(m, "__tsoify_sym_fcmp", i32t, &[i32t, i32t, i32t, i64t, i32t, i64t]),
             branch: declare(m, "__tsoify_sym_branch", v, &[i32t, i64t, i32t]),
+            assume: declare(m, "__tsoify_sym_assume", v, &[i32t, i64t, i32t]),
             lost: declare(m, "__tsoify_sym_lost", v, &[i32t, i32t, i32t]),
             pin: declare(m, "__tsoify_sym_pin", v, &[i32t, i64t, i32t]),
             store: declare(m, "__tsoify_sym_store", v, &[p, i64t, i32t, i64t, i32t]),
@@ -553,7 +555,7 @@ pub fn instrument(m: LLVMModuleRef, f: Value, b: LLVMBuilderRef, sym: &Sym) {
                 if name == "__VERIFIER_assume" && args.len() == 1 && s.contains(&args[0]) {
                     bl.before(i);
                     let w = bl.wide(args[0]);
-                    bl.call(sym.branch, &[ids[&args[0]], w, bl.c32(width(args[0]))]);
+                    bl.call(sym.assume, &[ids[&args[0]], w, bl.c32(width(args[0]))]);
                 } else if calls_program_code(i) {
                     if args.iter().any(|a| s.contains(a)) {
                         // the ids go through the runtime's argument slots

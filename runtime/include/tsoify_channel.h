@@ -21,7 +21,7 @@
 #define TSOIFY_U64 uint64_t __attribute__((aligned(8)))
 
 #define TSOIFY_CHANNEL_MAGIC   0x54534f49u /* "TSOI" */
-#define TSOIFY_CHANNEL_VERSION 22u
+#define TSOIFY_CHANNEL_VERSION 23u
 
 /* A rotation probe (shm->probe with TSOIFY_PROBE_ROTATE; choice.c): main
  * runs its first SETUP steps, then the other threads take turns of QUANTUM
@@ -274,10 +274,14 @@ struct tsoify_sym_node {
 };
 struct tsoify_path_cond {
   uint32_t node;   /* the condition: taken when its value is not 0 */
-  uint32_t taken;  /* 1 = taken in this execution */
+  uint32_t taken;  /* bit 0: taken in this execution; TSOIFY_PATH_ONE_SIDED */
   uint32_t thread;
   uint32_t event;  /* index of the next event */
 };
+/* path cond taken: an assume that passed, in a thread whose nondet values
+ * no other thread has seen or given it (sym.c __tsoify_sym_assume): its
+ * other side only stops that thread, so the explorer does not take it */
+#define TSOIFY_PATH_ONE_SIDED 2u
 struct tsoify_input {
   uint32_t thread, ordinal;
   uint64_t value;

@@ -13,11 +13,15 @@ store of v into the shared z and a branch on what z holds when read back
 (nondet or the initial 0, as the order gives). Registers and the final x
 and y are the outcome (never a nondet value itself: only constants and
 loads of x and y, so every execution of one class of values reports the
-same outcome, whatever values the solver picked).
+same outcome, whatever values the solver picked). With --own-assumes,
+threads more often take a value of their own and assume on it before
+anything else (verify does not take the failing side of such an assume;
+the reference does).
 
 What it checks: for each model (sc, tso, pso) and each reduction in
 --pors, the SET of outcomes equals the one `--por none` reports (which
-tries every interleaving), and the verdicts agree. A reduction that
+tries every interleaving, and with TSOIFY_ASSUME_BOTH_SIDES=1 both sides
+of every assume), and the verdicts agree. A reduction that
 orders too few branch events (two threads' branches on one variable, a
 branch and the store or load it depends on) loses an outcome here.
 
@@ -47,10 +51,11 @@ CONSTS = [-1, 0, 1, 2, 5]
 class Gen:
     """One random program: C text."""
 
-    def __init__(self, rng):
+    def __init__(self, rng, own_assumes=False):
         self.rng = rng
         self.regs = 0
         self.uses_w = False
+        self.own_assumes = own_assumes
 
     def reg(self):
         self.regs += 1
@@ -81,9 +86,14 @@ class Gen:
     def thread(self, n_ops):
         lines, loaded = [], []
         own = None
-        if self.rng.random() < 0.3:
+        if self.rng.random() < (0.7 if self.own_assumes else 0.3):
             own = "u"
             lines.append("int u = __VERIFIER_nondet_int();")
+            if self.own_assumes and self.rng.random() < 0.6:
+                # before the thread loads or stores a nondet value: the
+                # assume's failing side only stops the thread (verify
+                # skips it; the reference takes it)
+                lines.append("__VERIFIER_assume(u %s %d);" % (self.rng.choice(CMPS), self.rng.choice(CONSTS)))
         for _ in range(n_ops):
             r = self.rng.random()
             if r < 0.35:
@@ -132,10 +142,10 @@ class Gen:
         return "\n".join(out) + "\n"
 
 
-def make(seed, i, max_ops):
+def make(seed, i, max_ops, own_assumes=False):
     rng = random.Random("%d/%d" % (seed, i))
     n_threads = 3 if rng.random() < 0.3 else 2
-    return Gen(rng).program("nondet_%d_%d" % (seed, i), n_threads, max_ops if n_threads == 2 else max(1, max_ops - 1))
+    return Gen(rng, own_assumes).program("nondet_%d_%d" % (seed, i), n_threads, max_ops if n_threads == 2 else max(1, max_ops - 1))
 
 
 def tool(bin_dir, name):
@@ -147,7 +157,10 @@ def outcomes(args, prog, model, por):
     js = "%s.%s.%s.json" % (prog, model, por)
     cmd = [tool(args.bin_dir, "verify"), "--quiet", "--outcomes", "--model", model, "--por", por,
            "--timeout", str(args.timeout), "--json", js, prog]
-    p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout + 60)
+    # the reference also takes the failing side of every assume (verify
+    # skips it where the assuming thread's values are its own)
+    env = dict(os.environ, TSOIFY_ASSUME_BOTH_SIDES="1") if por == "none" else None
+    p = subprocess.run(cmd, capture_output=True, text=True, timeout=args.timeout + 60, env=env)
     if p.returncode not in (0, 1, 2) or not os.path.exists(js):
         raise RuntimeError("%s: exit %d: %s" % (" ".join(cmd), p.returncode, p.stderr.strip()[-300:]))
     with open(js) as f:
@@ -160,7 +173,7 @@ def check(args, work, i):
     name = "nondet_%d_%d" % (args.seed, i)
     c = os.path.join(work, name + ".c")
     with open(c, "w") as f:
-        f.write(make(args.seed, i, args.max_ops))
+        f.write(make(args.seed, i, args.max_ops, args.own_assumes))
     prog = c[:-2] + ".tso"
     p = subprocess.run([tool(args.bin_dir, "tsoify"), c, "-o", prog], capture_output=True, text=True, timeout=120)
     if p.returncode != 0:
@@ -194,6 +207,8 @@ def main():
     ap.add_argument("--timeout", type=int, default=20)
     ap.add_argument("--bin-dir", default=os.environ.get("TSOIFY_BIN_DIR", os.path.join(ROOT, "target", "release")))
     ap.add_argument("--keep", help="directory for the programs (kept on MISMATCH anyway)")
+    ap.add_argument("--own-assumes", action="store_true",
+                    help="threads more often take a value of their own and assume on it first")
     args = ap.parse_args()
     args.models = args.models.split(",")
     args.pors = args.pors.split(",")
