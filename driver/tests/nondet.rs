@@ -369,6 +369,34 @@ fn an_assume_on_a_threads_own_values_is_not_failed_again() {
     }
 }
 
+/// A wakeup branch that starts with a thread's step holding a branch on a
+/// nondet value covers only sequences taking the same side there: each
+/// side's reversal of the race between the two flushes of x is its own
+/// (branch-sides-reversed.c lost r1=2 x=2 under TSO with optimal DPOR). The
+/// outcome sets of both reductions equal --por none's, with and without
+/// the probes' first values.
+#[test]
+fn a_wakeup_branch_covers_one_side_of_a_branch_only() {
+    let prog = std::path::PathBuf::from(program("branch-sides-reversed.c"));
+    for model in MODELS {
+        let (_, none) = verify_json(&prog, &["--model", model, "--por", "none", "--outcomes"]);
+        let reference = outcomes(&none);
+        if model != "sc" {
+            assert!(reference.iter().any(|o| o == "r0=0 r1=2 x=2 y=2"), "{model}: {reference:?}");
+            assert!(reference.iter().any(|o| o == "r0=2 r1=0 x=2 y=2"), "{model}: {reference:?}");
+        }
+        for por in ["optimal", "source"] {
+            for probes in [&[][..], &["--no-probes"][..]] {
+                let mut args = vec!["--model", model, "--por", por, "--outcomes"];
+                args.extend(probes);
+                let (code, s) = verify_json(&prog, &args);
+                assert_eq!(code, 0, "{model}, --por {por} {probes:?}: {s}");
+                assert_eq!(outcomes(&s), reference, "{model}, --por {por} {probes:?}");
+            }
+        }
+    }
+}
+
 /// A wakeup branch inserted under another one runs with the values of the
 /// current execution for the nondet variables its prefix read: with its
 /// own execution's values the prefix took another side of a branch, the

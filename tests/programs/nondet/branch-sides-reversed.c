@@ -3,13 +3,11 @@
 // (t0 reads y after t1's store left its buffer, and t0's x = 2 leaves its
 // buffer after t1's x = 3) is reachable on either side of the branch. The
 // race between the two flushes of x is reversed by a wakeup branch that
-// starts with t0's step holding the branch; optimal DPOR takes the branch
-// made for one side to cover the reversal on the other, and loses
+// starts with t0's step holding the branch; optimal DPOR took the branch
+// made for one side to cover the reversal on the other, and lost
 // r1 = 2 x = 2 (found by nondetfuzz.py --own-assumes, seed 13, program 14).
-// KNOWN BUG, not fixed yet (README, Status): --por source and --por none
-// reach all 6 outcomes under TSO, --por optimal 5. Telling steps apart by
-// their value choices in `place` fixed this program but made the search
-// of exported programs (tsoify --export, full of value choices) explode.
+// Now steps of a wakeup branch are told apart by their value choices in
+// `place` (driver/src/dpor/mod.rs, Seq::weak_initial_of).
 #include <pthread.h>
 #include "tsoify.h"
 extern int __VERIFIER_nondet_int(void);
