@@ -1165,7 +1165,7 @@ pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analys
     let described = &mut scratch.described;
     // the steps of each race's sequence (one buffer for them all)
     let mut v: Vec<usize> = vec![];
-    // each step's value choices (see `Seq::weak_initial_of`), only in an
+    // each step's value choices (see `Seq::same_values`), only in an
     // execution that made some
     let step_values: Vec<Vec<u32>> = if path.iter().any(|n| !n.schedule) {
         (0..x.steps.node.len()).map(|s| x.steps.description(s, path, events, x.last_ends).values().collect()).collect()
@@ -1207,7 +1207,7 @@ pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analys
         // at least), and what it touches after a read depends on the value
         // read: its footprint in the reversal is unknown (see Seq::open).
         let open = x.steps.in_block(si).then_some(si);
-        let mut seq = Seq { x: &x, steps: std::mem::take(&mut v), front: 0, open, summary: std::cell::OnceCell::new(), values: &step_values, values_matter: false };
+        let mut seq = Seq { x: &x, steps: std::mem::take(&mut v), front: 0, open, summary: std::cell::OnceCell::new(), values: &step_values };
         let node = &path[k];
         if node.sleep.iter().chain(&node.explored).any(|z| seq.covered_by_sleeper(z)) {
             if debug_por() {
@@ -1220,7 +1220,6 @@ pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analys
         if debug_por() {
             eprintln!("race {j} -> {i} at node {k}: v = {:?}", seq.live().iter().map(|&s| (x.steps.proc[s], x.steps.start[s])).collect::<Vec<_>>());
         }
-        seq.values_matter = !step_values.is_empty();
         let Some(at) = place(&path[k].wut, &mut seq) else {
             if debug_por() {
                 eprintln!("redundant (tree) race {j} -> {i} at node {k}");
@@ -1295,8 +1294,6 @@ struct Seq<'a> {
     /// the alternatives taken at the value choices inside each step of the
     /// execution (`Step::values`); empty when it made none
     values: &'a [Vec<u32>],
-    /// compare them (`weak_initial_of`): in `place`, not against sleepers
-    values_matter: bool,
 }
 
 impl<'a> Seq<'a> {
@@ -1319,25 +1316,10 @@ impl<'a> Seq<'a> {
 
     /// `weak_initial` of `z`, whose process is `proc`: `z` itself is read
     /// only when `proc` is not in the sequence.
-    ///
-    /// In `place` (`values_matter`), a step of a wakeup branch that took
-    /// other values at its value choices than its process's step in the
-    /// sequence is not that step: a branch that starts with a thread taking
-    /// one side of a branch on a nondet value does not cover a sequence
-    /// where it takes the other (the branch's continuation reverses races
-    /// for its side only; tests/programs/nondet/branch-sides-reversed.c
-    /// lost an outcome). A sleeping or explored step covers every value:
-    /// its value choices explore all their alternatives below it (checking
-    /// values there too made exported programs' searches explode).
     fn weak_initial_of<'z>(&self, proc: u32, z: impl FnOnce() -> &'z Step) -> bool {
-        let first = self.first_of(proc);
-        if let Some(n) = first {
-            if self.values_matter {
-                return self.values[self.live()[n]] == z().values && self.weak_initial_in_sequence(n);
-            }
-        }
-        match first {
-            Some(n) => self.weak_initial_in_sequence(n),
+        match self.first_of(proc) {
+            Some(n) if self.open == Some(self.live()[n]) => n == 0,
+            Some(n) => !self.x.step_hb(&self.live()[..n], self.live()[n]),
             None => {
                 let z = z();
                 self.open.is_none()
@@ -1347,12 +1329,19 @@ impl<'a> Seq<'a> {
         }
     }
 
-    /// `weak_initial` of the sequence's step at `n` (its process's first).
-    fn weak_initial_in_sequence(&self, n: usize) -> bool {
-        match n {
-            n if self.open == Some(self.live()[n]) => n == 0,
-            n => !self.x.step_hb(&self.live()[..n], self.live()[n]),
-        }
+    /// A wakeup branch's step `z` of process `proc` took the same values
+    /// at its value choices as that process's step in the sequence (or the
+    /// process is not in it). Else, in `place`, `z` is not that step: a
+    /// branch that starts with a thread taking one side of a branch on a
+    /// nondet value does not cover a sequence where it takes the other (the
+    /// branch's continuation reverses races for its side only;
+    /// tests/programs/nondet/branch-sides-reversed.c lost an outcome). A
+    /// sleeping or explored step covers every value: its value choices
+    /// explore all their alternatives below it (checking values there too
+    /// made exported programs' searches explode). `z` is read only in an
+    /// execution that made value choices.
+    fn same_values<'z>(&self, proc: u32, z: impl FnOnce() -> &'z Step) -> bool {
+        self.values.is_empty() || self.first_of(proc).is_none_or(|n| self.values[self.live()[n]] == z().values)
     }
 
     /// What the sequence's events touch (see `FootprintSummary`).
@@ -1468,7 +1457,7 @@ fn place(mut children: &[WNode], w: &mut Seq) -> Option<Spot> {
             if c.first_covers_nothing {
                 continue;
             }
-            if w.weak_initial_of(c.first_proc, || c.first()) {
+            if w.weak_initial_of(c.first_proc, || c.first()) && w.same_values(c.first_proc, || c.first()) {
                 w.drop_first_of(c.first_proc);
                 path.push(n);
                 for (r, z) in c.steps.iter().enumerate().skip(1) {
@@ -1476,7 +1465,7 @@ fn place(mut children: &[WNode], w: &mut Seq) -> Option<Spot> {
                     if w.live().is_empty() {
                         return None;
                     }
-                    if z.covers_nothing || !w.weak_initial(z) {
+                    if z.covers_nothing || !w.weak_initial(z) || !w.same_values(z.proc, || z) {
                         return Some(Spot { path, split: Some(r) });
                     }
                     w.drop_first_of(z.proc);
