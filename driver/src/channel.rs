@@ -606,6 +606,16 @@ impl Server {
         unsafe { &mut *self.shm }
     }
 
+    /// Where a helper thread of verify should run: the CPUs verify was
+    /// allowed before it claimed one for itself and the program, without
+    /// that one (None: nothing is pinned, the thread may run anywhere).
+    pub fn cpus_beside(&self) -> Option<libc::cpu_set_t> {
+        let claim = self.cpu.as_ref()?;
+        let mut set = claim.before;
+        unsafe { libc::CPU_CLR(claim.cpu, &mut set) };
+        Some(set)
+    }
+
     /// Run one execution with the prefix and configuration already in the
     /// channel; returns how it ended.
     pub fn run(&mut self) -> Result<Status> {

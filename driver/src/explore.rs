@@ -414,6 +414,7 @@ fn search(program: &Path, args: &[String], info: &Path, cfg: &Config, mut progre
     let mut server = Server::start(program, args, info)?;
     configure(server.shm(), cfg);
     let mut search = Search::new(cfg);
+    search.helper_cpus = server.cpus_beside();
     // wide nondet values: each branch on one is a choice (concolic.rs)
     let mut values = crate::concolic::Concolic::new(cfg.timeout.map(|t| Instant::now() + t));
     crate::concolic::set_inputs(server.shm(), &search.inputs);
@@ -485,7 +486,8 @@ fn search(program: &Path, args: &[String], info: &Path, cfg: &Config, mut progre
         search.stats.nondet_inputs = values.input_vectors;
         search.stats.nondet_queries = values.queries;
     }
-    let Search { stats, violation, not_robust, outcomes, races, .. } = search;
+    let Search { stats, violation, not_robust, outcomes, races, race_thread, .. } = search;
+    let races = race_thread.map_or(races, |t| t.finish());
     Ok(Exploration { stats, violation, not_robust, outcomes, por: cfg.por, races, races_violate: cfg.races == RaceCheck::Property, unbounded: None })
 }
 
@@ -601,8 +603,13 @@ struct Search<'c> {
     not_robust: Option<(crate::robust::Reordering, Vec<Event>)>,
     outcomes: BTreeMap<String, (u64, u64)>,
     races: Vec<FoundRace>,
-    /// the data-race check's state after the last execution, kept for the next
+    /// the data-race check's state after the last execution, kept for
+    /// the next (`--races violation`: checked in line)
     race_check: crate::races::Incremental,
+    /// `--races show`: the check on its own thread, started by the first execution
+    race_thread: Option<crate::race_thread::RaceThread>,
+    /// where that thread runs (`Server::cpus_beside`)
+    helper_cpus: Option<libc::cpu_set_t>,
     /// each site's ordering, for the race check: read from the tables the
     /// server writes as it starts (so after its first answer)
     program_info: Option<crate::info::ProgramInfo>,
@@ -630,6 +637,8 @@ impl<'c> Search<'c> {
             outcomes: BTreeMap::new(),
             races: vec![],
             race_check: Default::default(),
+            race_thread: None,
+            helper_cpus: None,
             program_info: None,
         }
     }
@@ -723,6 +732,12 @@ impl<'c> Search<'c> {
             return false;
         }
         let events = &s.events[..(s.n_events as usize).min(s.events.len())];
+        if self.cfg.races == RaceCheck::Report {
+            let cpus = self.helper_cpus;
+            let thread = self.race_thread.get_or_insert_with(|| crate::race_thread::RaceThread::start(crate::info::ProgramInfo::read(info), cpus));
+            thread.check(self.stats.executions, events);
+            return false;
+        }
         let program_info = self.program_info.get_or_insert_with(|| crate::info::ProgramInfo::read(info));
         for race in self.race_check.find(events, program_info) {
             if !self.races.iter().any(|r| r.race.sites() == race.sites()) {

@@ -13,6 +13,7 @@ pub mod fences;
 pub mod handoff;
 pub mod html;
 pub mod info;
+pub mod race_thread;
 pub mod races;
 pub mod report;
 pub mod robust;

@@ -67,6 +67,33 @@ fn a_race_after_executions_of_atomics_only_is_found() {
     }
 }
 
+/// With `--races` (show) the check runs on its own thread, in batches of
+/// executions (race_thread.rs); with `--races=violation` it runs in line and
+/// the search stops at the first race. Both must name the same execution
+/// for it: here the 385th, many batches in, and both racing pairs.
+#[test]
+fn races_checked_beside_the_search_are_those_checked_in_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let prog = built("late-race", dir.path());
+    let first_at = |out: &str| out.lines().find_map(|l| l.strip_prefix("execution ")).and_then(|l| l.split(' ').next()?.parse::<u64>().ok());
+    for model in ["sc", "tso", "pso"] {
+        for por in ["optimal", "source"] {
+            let what = format!("late-race under {model}, --por {por}");
+            let (code, shown, err) = run_verify(&["--model", model, "--por", por, "--races", prog.to_str().unwrap()]);
+            assert_eq!(code, 0, "{what}: {shown}{err}");
+            assert!(shown.contains("data races (2, one per pair of program locations):"), "{what}: {shown}");
+            assert!(shown.contains("data race on y: ") && shown.contains("data race on z: "), "{what}: {shown}");
+            let (code, stopped, err) = run_verify(&["--model", model, "--por", por, "--races=violation", prog.to_str().unwrap()]);
+            assert_eq!(code, 1, "{what}: {stopped}{err}");
+            let at = first_at(&stopped);
+            assert!(at.is_some_and(|n| n > 100), "{what}: the first race shows late: {stopped}");
+            assert_eq!(first_at(&shown), at, "{what}: the same first execution with a race: {shown}\n{stopped}");
+            let statistics = stopped.lines().find(|l| l.starts_with("statistics: ")).unwrap_or_default();
+            assert!(statistics.starts_with(&format!("statistics: {} executions", at.unwrap())), "{what}: stopped there: {statistics}");
+        }
+    }
+}
+
 #[test]
 fn every_report_mentions_races_without_changing_the_verdict() {
     let dir = tempfile::tempdir().unwrap();

@@ -1,0 +1,117 @@
+//! The data-race check (races.rs) of a search's executions on a thread of
+//! its own, for `--races show` (the default): there the races are only
+//! reported at the end, and nothing the search decides waits for them.
+//! The check cost about 8% of a short execution (lastzero); on its own
+//! thread it runs beside the search instead of between its executions.
+//! Executions go over in batches, so the thread wakes once per batch and
+//! not once per execution (a wakeup on another CPU costs more than a short
+//! execution), and the queue is bounded, so a check that falls behind holds
+//! the search back instead of piling up events. With `--races violation`
+//! the first race ends the search, and the check stays in line
+//! (`explore::Search::check_races`).
+
+use crate::channel::Event;
+use crate::explore::FoundRace;
+use crate::info::ProgramInfo;
+use crate::races::Incremental;
+use std::sync::mpsc::{self, Receiver, SyncSender};
+use std::thread::JoinHandle;
+
+/// Executions per batch, and events per batch, whichever fills first.
+const BATCH_EXECUTIONS: usize = 32;
+const BATCH_EVENTS: usize = 1 << 13;
+/// Batches queued before the search waits for the thread.
+const QUEUED: usize = 4;
+
+/// The executions of one batch: their events one after another, and each
+/// execution's number (1-based, as `Stats::executions`) and end in `events`.
+struct Batch {
+    events: Vec<Event>,
+    executions: Vec<(u64, usize)>,
+}
+
+impl Batch {
+    /// Room for a full batch (and its last execution) from the start: a
+    /// buffer grown execution by execution took fresh pages each time.
+    fn new() -> Batch {
+        Batch { events: Vec::with_capacity(2 * BATCH_EVENTS), executions: Vec::with_capacity(BATCH_EXECUTIONS) }
+    }
+}
+
+/// The race check's thread and the batch being filled for it.
+pub struct RaceThread {
+    batch: Batch,
+    to_check: Option<SyncSender<Batch>>,
+    /// checked batches come back to be filled again (no allocation per batch)
+    used: Receiver<Batch>,
+    thread: Option<JoinHandle<Vec<FoundRace>>>,
+}
+
+impl RaceThread {
+    /// Start the thread; `cpus`, when given, is where it may run (the CPUs
+    /// the search's own two processes are not pinned to).
+    pub fn start(info: ProgramInfo, cpus: Option<libc::cpu_set_t>) -> RaceThread {
+        let (to_check, batches) = mpsc::sync_channel::<Batch>(QUEUED);
+        let (give_back, used) = mpsc::channel::<Batch>();
+        let thread = std::thread::Builder::new()
+            .name("race-check".into())
+            .spawn(move || {
+                if let Some(set) = cpus {
+                    unsafe { libc::sched_setaffinity(0, std::mem::size_of::<libc::cpu_set_t>(), &set) };
+                }
+                let mut check = Incremental::default();
+                let mut found: Vec<FoundRace> = vec![];
+                for mut batch in batches {
+                    let mut from = 0;
+                    for &(execution, end) in &batch.executions {
+                        let events = &batch.events[from..end];
+                        from = end;
+                        for race in check.find(events, &info) {
+                            if !found.iter().any(|r| r.race.sites() == race.sites()) {
+                                let events = found.is_empty().then(|| events.to_vec());
+                                found.push(FoundRace { race: race.clone(), events, execution });
+                            }
+                        }
+                    }
+                    batch.events.clear();
+                    batch.executions.clear();
+                    let _ = give_back.send(batch);
+                }
+                found
+            })
+            .expect("cannot start the race check's thread");
+        RaceThread { batch: Batch::new(), to_check: Some(to_check), used, thread: Some(thread) }
+    }
+
+    /// Check execution number `execution`, whose events are `events`.
+    pub fn check(&mut self, execution: u64, events: &[Event]) {
+        self.batch.events.extend_from_slice(events);
+        self.batch.executions.push((execution, self.batch.events.len()));
+        if self.batch.executions.len() >= BATCH_EXECUTIONS || self.batch.events.len() >= BATCH_EVENTS {
+            self.send();
+        }
+    }
+
+    fn send(&mut self) {
+        let next = self.used.try_recv().unwrap_or_else(|_| Batch::new());
+        let full = std::mem::replace(&mut self.batch, next);
+        if let Some(to) = &self.to_check {
+            // (an error: the thread is gone, and `finish` says how)
+            let _ = to.send(full);
+        }
+    }
+
+    /// Check what is left and return the races found, in the order of the
+    /// executions that showed them first.
+    pub fn finish(mut self) -> Vec<FoundRace> {
+        if !self.batch.executions.is_empty() {
+            self.send();
+        }
+        self.to_check = None;
+        match self.thread.take().map(|t| t.join()) {
+            Some(Ok(found)) => found,
+            Some(Err(panic)) => std::panic::resume_unwind(panic),
+            None => vec![],
+        }
+    }
+}
