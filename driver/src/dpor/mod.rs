@@ -1547,6 +1547,23 @@ pub fn hand_down(path: &mut [Node], k: usize, branch: WNode) {
 /// every flush of that thread is). Source DPOR: backtrack; optimal: a
 /// synthetic one-step branch (`add_first_steps`).
 pub fn unflushed_at_the_end(path: &mut [Node], steps: &Steps, events: &[Event], optimal: bool) {
+    // The common end: as many flushes as buffered stores and none dropped
+    // (each flush takes a store of its own process), so none is left. A
+    // count is cheaper than the queues below (2% of a short TSO execution).
+    let mut left = 0isize;
+    for e in events {
+        if e.is_buffered_store() {
+            left += 1;
+        } else if e.kind == EV_FLUSH {
+            left -= 1;
+        } else if e.kind == crate::channel::EV_DROP {
+            left = isize::MIN;
+            break;
+        }
+    }
+    if left == 0 && !cfg!(debug_assertions) {
+        return;
+    }
     // buffered stores by flush process, FIFO; flushes take the oldest
     let mut pending: HashMap<u32, VecDeque<usize>> = HashMap::default();
     for (i, e) in events.iter().enumerate() {
@@ -1566,6 +1583,7 @@ pub fn unflushed_at_the_end(path: &mut [Node], steps: &Steps, events: &[Event], 
     // in execution order: the branches added below are explored in the
     // order they are added, and a search must not depend on a hash order
     unflushed.sort_unstable_by_key(|&(_, st)| st);
+    debug_assert!(left != 0 || unflushed.is_empty(), "stores left buffered where the count says none: {unflushed:?}");
     if unflushed.is_empty() {
         return;
     }
