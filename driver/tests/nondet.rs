@@ -397,6 +397,25 @@ fn a_wakeup_branch_covers_one_side_of_a_branch_only() {
     }
 }
 
+/// A sleeping step stands for every value of the value choices inside it
+/// (sleeping-value-choice.c: its thread writes x or y by a _Bool; a
+/// sleeper that claimed only the last value's x let t1 read y twice past
+/// it and lost r0=0 r1=1 under SC).
+#[test]
+fn a_sleeping_step_covers_every_value_of_its_choices() {
+    let prog = std::path::PathBuf::from(program("sleeping-value-choice.c"));
+    for model in MODELS {
+        let (_, none) = verify_json(&prog, &["--model", model, "--por", "none", "--outcomes"]);
+        let reference = outcomes(&none);
+        assert_eq!(reference, ["r0=0 r1=0", "r0=0 r1=1", "r0=1 r1=1"], "{model}: --por none");
+        for por in ["optimal", "source"] {
+            let (code, s) = verify_json(&prog, &["--model", model, "--por", por, "--outcomes", "--no-probes"]);
+            assert_eq!(code, 0, "{model}, --por {por}: {s}");
+            assert_eq!(outcomes(&s), reference, "{model}, --por {por}");
+        }
+    }
+}
+
 /// A wakeup branch inserted under another one runs with the values of the
 /// current execution for the nondet variables its prefix read: with its
 /// own execution's values the prefix took another side of a branch, the
