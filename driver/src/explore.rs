@@ -335,6 +335,20 @@ pub struct FoundRace {
     pub execution: u64,
 }
 
+impl FoundRace {
+    /// Add to `found` the races of execution number `execution` (its
+    /// events: `events`) between pairs of sites not found before; the first
+    /// race found keeps the execution's events.
+    pub fn add_new(found: &mut Vec<FoundRace>, races: &[crate::races::Race], events: &[Event], execution: u64) {
+        for race in races {
+            if !found.iter().any(|r| r.race.sites() == race.sites()) {
+                let events = found.is_empty().then(|| events.to_vec());
+                found.push(FoundRace { race: race.clone(), events, execution });
+            }
+        }
+    }
+}
+
 /// Explore the program.
 ///
 /// Under TSO or PSO with a bound K (and `unbounded_first`), the program is
@@ -413,8 +427,7 @@ fn most_buffered(events: &[Event]) -> usize {
 fn search(program: &Path, args: &[String], info: &Path, cfg: &Config, mut progress: impl FnMut(&Stats)) -> Result<Exploration> {
     let mut server = Server::start(program, args, info)?;
     configure(server.shm(), cfg);
-    let mut search = Search::new(cfg);
-    search.helper_cpus = server.cpus_beside();
+    let mut search = Search::new(cfg, server.cpus_beside());
     // wide nondet values: each branch on one is a choice (concolic.rs)
     let mut values = crate::concolic::Concolic::new(cfg.timeout.map(|t| Instant::now() + t));
     crate::concolic::set_inputs(server.shm(), &search.inputs);
@@ -616,7 +629,7 @@ struct Search<'c> {
 }
 
 impl<'c> Search<'c> {
-    fn new(cfg: &'c Config) -> Search<'c> {
+    fn new(cfg: &'c Config, helper_cpus: Option<libc::cpu_set_t>) -> Search<'c> {
         Search {
             cfg,
             reduce: cfg.por != Por::None,
@@ -638,7 +651,7 @@ impl<'c> Search<'c> {
             races: vec![],
             race_check: Default::default(),
             race_thread: None,
-            helper_cpus: None,
+            helper_cpus,
             program_info: None,
         }
     }
@@ -739,12 +752,7 @@ impl<'c> Search<'c> {
             return false;
         }
         let program_info = self.program_info.get_or_insert_with(|| crate::info::ProgramInfo::read(info));
-        for race in self.race_check.find(events, program_info) {
-            if !self.races.iter().any(|r| r.race.sites() == race.sites()) {
-                let events = self.races.is_empty().then(|| events.to_vec());
-                self.races.push(FoundRace { race: race.clone(), events, execution: self.stats.executions });
-            }
-        }
+        FoundRace::add_new(&mut self.races, self.race_check.find(events, program_info), events, self.stats.executions);
         self.cfg.races == RaceCheck::Property && !self.races.is_empty()
     }
 

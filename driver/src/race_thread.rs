@@ -41,10 +41,10 @@ impl Batch {
 /// The race check's thread and the batch being filled for it.
 pub struct RaceThread {
     batch: Batch,
-    to_check: Option<SyncSender<Batch>>,
+    to_check: SyncSender<Batch>,
     /// checked batches come back to be filled again (no allocation per batch)
     used: Receiver<Batch>,
-    thread: Option<JoinHandle<Vec<FoundRace>>>,
+    thread: JoinHandle<Vec<FoundRace>>,
 }
 
 impl RaceThread {
@@ -66,12 +66,7 @@ impl RaceThread {
                     for &(execution, end) in &batch.executions {
                         let events = &batch.events[from..end];
                         from = end;
-                        for race in check.find(events, &info) {
-                            if !found.iter().any(|r| r.race.sites() == race.sites()) {
-                                let events = found.is_empty().then(|| events.to_vec());
-                                found.push(FoundRace { race: race.clone(), events, execution });
-                            }
-                        }
+                        FoundRace::add_new(&mut found, check.find(events, &info), events, execution);
                     }
                     batch.events.clear();
                     batch.executions.clear();
@@ -80,7 +75,7 @@ impl RaceThread {
                 found
             })
             .expect("cannot start the race check's thread");
-        RaceThread { batch: Batch::new(), to_check: Some(to_check), used, thread: Some(thread) }
+        RaceThread { batch: Batch::new(), to_check, used, thread }
     }
 
     /// Check execution number `execution`, whose events are `events`.
@@ -95,10 +90,8 @@ impl RaceThread {
     fn send(&mut self) {
         let next = self.used.try_recv().unwrap_or_else(|_| Batch::new());
         let full = std::mem::replace(&mut self.batch, next);
-        if let Some(to) = &self.to_check {
-            // (an error: the thread is gone, and `finish` says how)
-            let _ = to.send(full);
-        }
+        // (an error: the thread is gone, and `finish` says how)
+        let _ = self.to_check.send(full);
     }
 
     /// Check what is left and return the races found, in the order of the
@@ -107,11 +100,9 @@ impl RaceThread {
         if !self.batch.executions.is_empty() {
             self.send();
         }
-        self.to_check = None;
-        match self.thread.take().map(|t| t.join()) {
-            Some(Ok(found)) => found,
-            Some(Err(panic)) => std::panic::resume_unwind(panic),
-            None => vec![],
-        }
+        let RaceThread { to_check, thread, .. } = self;
+        // the thread ends when the queue closes
+        drop(to_check);
+        thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
     }
 }
