@@ -19,8 +19,10 @@ anything else (verify does not take the failing side of such an assume;
 the reference does). With --small every nondet value is a
 `__VERIFIER_nondet_bool()`: a value choice the search enumerates (not a
 symbolic value), taken inside the racing steps of the threads that take
-their own; this checks that a step asleep or explored at a node covers
-every value of the value choices inside it.
+their own: it exercises the rule that a step asleep or explored at a node
+stands for every value of the value choices inside it (a mutant breaking
+that rule passed 60 of these programs; the direct check is
+tests/programs/nondet/sleeping-value-choice.c in driver/tests/nondet.rs).
 
 What it checks: for each model (sc, tso, pso) and each reduction in
 --pors, the SET of outcomes equals the one `--por none` reports (which
@@ -60,7 +62,6 @@ class Gen:
         self.regs = 0
         self.uses_w = False
         self.own_assumes = own_assumes
-        self.small = small
         # what a nondet value is, and the constants it is compared with
         self.nondet = "__VERIFIER_nondet_bool()" if small else "__VERIFIER_nondet_int()"
         self.consts = [0, 1, 2] if small else CONSTS
