@@ -60,8 +60,8 @@ pub enum Probing {
     /// (`probe_due`): what an answer that may well be SAFE can afford
     ThinningOut,
     /// every PROBE_EVERY executions throughout (asked for, or SV-COMP,
-    /// which scores a violation found: some need thousands of PCT probes,
-    /// SV-COMP pthread-nondet/nondet-loop-bound-1 under TSO about 2,900)
+    /// which scores a violation found: some need hundreds of PCT probes,
+    /// SV-COMP pthread-nondet/nondet-loop-bound-1 under TSO about 900)
     Steady,
 }
 
