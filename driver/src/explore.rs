@@ -303,6 +303,9 @@ pub struct UnboundedFirst {
     /// the violation it found: the most stores a thread of it held
     /// buffered at once (usize::MAX when its log was cut)
     pub violation_buffered: Option<usize>,
+    /// it was cut short by `--max-executions` with none left, so no search
+    /// with the bound followed (its UNKNOWN is the answer)
+    pub spent_the_limit: bool,
 }
 
 impl UnboundedFirst {
@@ -314,6 +317,9 @@ impl UnboundedFirst {
         let reason = self.reason.strip_prefix('(').and_then(|r| r.strip_suffix(')')).unwrap_or(&self.reason);
         let why = if reason.is_empty() { String::new() } else { format!(" ({reason})") };
         let what = format!("{}{why} with unbounded buffers, after {} executions in {:.3} s", self.verdict, self.executions, self.seconds);
+        if self.spent_the_limit {
+            return format!("{what}; no executions left for a search with buffer size {bound} (--max-executions)");
+        }
         match (self.carried_over, self.violation_buffered) {
             (true, Some(n)) => format!("{what}; the counterexample buffers at most {n} store{} per thread, within buffer size {bound}", if n == 1 { "" } else { "s" }),
             (true, None) => format!("{what}; every execution at buffer size {bound} is one of those (--direct-bound: search with the bound)"),
@@ -381,6 +387,9 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
     let buffered = first.violation.as_ref().map(|v| if v.events_truncated { usize::MAX } else { most_buffered(&v.events) });
     let verdict = crate::report::verdict(&first);
     let carried_over = verdict.verdict == "SAFE" || buffered.is_some_and(|n| n <= cfg.bound as usize);
+    // UNKNOWN at the execution limit: a bounded search would be cut at
+    // once (it ran one execution and reported that as all it did)
+    let spent_the_limit = verdict.verdict == "UNKNOWN" && cfg.max_executions.is_some_and(|m| first.stats.executions >= m);
     let summary = UnboundedFirst {
         carried_over,
         verdict: verdict.verdict,
@@ -388,8 +397,9 @@ pub fn explore(program: &Path, args: &[String], info: &Path, cfg: &Config, mut p
         executions: first.stats.executions,
         seconds: first.stats.seconds,
         violation_buffered: buffered,
+        spent_the_limit,
     };
-    if carried_over {
+    if carried_over || spent_the_limit {
         first.unbounded = Some(summary);
         return Ok(first);
     }

@@ -65,3 +65,27 @@ fn violations_carry_over_only_within_the_bound() {
     let (_, s) = verify_json(&prog, &["--model", "pso", "--buffer-size", "2", "--outcomes"]);
     assert!(unbounded_first(&s).is_none(), "--outcomes searches with the bound: {s}");
 }
+
+/// --max-executions is the whole run's: when the search with unbounded
+/// buffers is cut by it, UNKNOWN is the answer and no search with the
+/// bound follows (it used to run one execution and report that as all).
+#[test]
+fn an_unbounded_search_cut_by_the_execution_limit_is_the_answer() {
+    let dir = tempfile::tempdir().unwrap();
+    // SAFE after 120 executions with unbounded buffers
+    let prog = build(&repo().join("tests/programs/reduction/prefix-races-again.c"), dir.path());
+    let (code, s) = verify_json(&prog, &["--model", "pso", "--buffer-size", "2", "--max-executions", "10"]);
+    assert_eq!(code, 2, "{s}");
+    assert_eq!(s["verdict"], "UNKNOWN", "{s}");
+    assert_eq!(s["executions"], 10, "the unbounded search's executions: {s}");
+    assert_eq!(unbounded_first(&s), Some((false, "UNKNOWN max-executions reached before the search was complete".into())), "{s}");
+    assert_eq!(s["unbounded_first"]["spent_the_limit"], true, "{s}");
+    let (code, out, err) = run_verify(&["--model", "pso", "--buffer-size", "2", "--max-executions", "10", prog.to_str().unwrap()]);
+    assert_eq!(code, 2, "{out}{err}");
+    assert!(out.contains("statistics: 10 executions"), "{out}");
+    assert!(out.contains("after 10 executions") && out.contains("no executions left for a search with buffer size 2 (--max-executions)"), "{out}");
+    // with executions left, the bounded search runs with the rest
+    let (code, s) = verify_json(&prog, &["--model", "pso", "--buffer-size", "2", "--max-executions", "1000"]);
+    assert_eq!(code, 0, "{s}");
+    assert_eq!(s["unbounded_first"]["spent_the_limit"], false, "{s}");
+}
