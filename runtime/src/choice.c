@@ -54,8 +54,8 @@ static uint32_t demotion(uint32_t p) {
 }
 
 /* Flush-first probes: in half the PCT probes (by a hash of the seed, not
- * alternating with the echo probes' seed bit), a flush process that is not demoted runs
- * before every thread. Such a probe behaves as under SC except where a
+ * alternating with the echo probes' seed bit), a flush process that is
+ * not demoted runs before every thread. Such a probe behaves as under SC except where a
  * change point demoted a flush process: a store that stays buffered past
  * the reads of the others, the shape of most TSO and PSO bugs; and a bug
  * SC shows is found about as fast as under SC. With flushes drawn like
@@ -67,20 +67,23 @@ static int flush_first(uint64_t seed) {
   return (mix(seed ^ 0x5ca1ab1e) & 1) == 0;
 }
 
+/* lower is better: not demoted (or demoted longest ago), then, in a
+ * flush-first probe, a flush process before a thread */
+static uint32_t probe_rank(uint32_t p, int flushes_lead) {
+  return demotion(p) * 2 + (flushes_lead && p < TSOIFY_FLUSH_PROC);
+}
+
 static uint32_t probe_pick(uint32_t n, const uint32_t *procs) {
   uint64_t seed = rt_shm->probe;
-  uint32_t flushes_lead = flush_first(seed);
-  /* lower is better: demotion, then (flush-first) thread after flush */
-  #define PROBE_RANK(p) (demotion(p) * 2 + (flushes_lead && (p) < TSOIFY_FLUSH_PROC))
+  int flushes_lead = flush_first(seed);
   uint32_t best = 0;
-  uint32_t best_d = PROBE_RANK(procs[0]);
+  uint32_t best_d = probe_rank(procs[0], flushes_lead);
   uint64_t best_p = mix(seed << 16 ^ procs[0]);
   for (uint32_t i = 1; i < n; i++) {
-    uint32_t d = PROBE_RANK(procs[i]);
+    uint32_t d = probe_rank(procs[i], flushes_lead);
     uint64_t p = mix(seed << 16 ^ procs[i]);
     if (d < best_d || (d == best_d && p > best_p)) best = i, best_d = d, best_p = p;
   }
-  #undef PROBE_RANK
   /* a change point at one scheduling choice in 16, 64, 256 or 1024 (by seed) */
   if (n_demoted < PROBE_MAX_DEMOTED && standalone_pick(16u << (2 * (seed % 4))) == 0) demoted[n_demoted++] = procs[best];
   return best;
