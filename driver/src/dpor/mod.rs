@@ -139,26 +139,49 @@ pub struct WNode {
     /// never empty (a deque: following a branch takes its steps from the
     /// front one by one, `hand_down`, and a run can be hundreds long)
     steps: VecDeque<Rc<Step>>,
-    /// the first step's process and `covers_nothing`, kept here too:
-    /// `place` asks for them at every branch it passes, and reaching them
-    /// through `steps` cost two cache misses (a third of its time)
-    first_proc: u32,
-    first_covers_nothing: bool,
+    /// each step's process and `covers_nothing` (`Head`), kept beside
+    /// `steps`: `place` asks for them at every branch it passes and at every
+    /// step down a run, and reaching them through `steps` cost a cache miss
+    /// per step (a third of its time, then a fifth of `insert_wakeups`')
+    heads: VecDeque<Head>,
     pub children: Vec<WNode>,
     /// the nondet inputs of the execution the branch was made from (its
     /// steps take the same sides of branches on nondet values with them)
     pub inputs: Inputs,
 }
 
+/// A step's process and whether it covers nothing (`Step::covers_nothing`),
+/// in one word: the top bit is `covers_nothing`.
+#[derive(Clone, Copy, Debug)]
+struct Head(u32);
+
+impl Head {
+    const COVERS_NOTHING: u32 = 1 << 31;
+
+    fn of(step: &Step) -> Head {
+        debug_assert!(step.proc < Head::COVERS_NOTHING);
+        Head(step.proc | if step.covers_nothing { Head::COVERS_NOTHING } else { 0 })
+    }
+
+    fn proc(self) -> u32 {
+        self.0 & !Head::COVERS_NOTHING
+    }
+
+    fn covers_nothing(self) -> bool {
+        self.0 & Head::COVERS_NOTHING != 0
+    }
+}
+
 impl WNode {
     fn new(steps: VecDeque<Rc<Step>>, children: Vec<WNode>, inputs: Inputs) -> WNode {
-        let first = &steps[0];
-        WNode { first_proc: first.proc, first_covers_nothing: first.covers_nothing, steps, children, inputs }
+        debug_assert!(!steps.is_empty());
+        let heads = steps.iter().map(|z| Head::of(z)).collect();
+        WNode { steps, heads, children, inputs }
     }
 
     /// The process of the branch's first step.
     pub fn first_proc(&self) -> u32 {
-        self.first_proc
+        self.heads[0].proc()
     }
 
     /// The branch's first step.
@@ -168,12 +191,13 @@ impl WNode {
 
     /// The subtrees after the first step: the rest of the run, or the children.
     fn after_first(self) -> Vec<WNode> {
-        let WNode { mut steps, children, inputs, .. } = self;
+        let WNode { mut steps, mut heads, children, inputs } = self;
         if steps.len() == 1 {
             return children;
         }
         steps.pop_front();
-        vec![WNode::new(steps, children, inputs)]
+        heads.pop_front();
+        vec![WNode { steps, heads, children, inputs }]
     }
 }
 
@@ -1436,7 +1460,7 @@ impl Spot {
         }
         let node = &mut children[last];
         if let Some(r) = self.split {
-            let rest = WNode::new(node.steps.split_off(r), std::mem::take(&mut node.children), node.inputs.clone());
+            let rest = WNode { steps: node.steps.split_off(r), heads: node.heads.split_off(r), children: std::mem::take(&mut node.children), inputs: node.inputs.clone() };
             node.children = vec![rest];
         }
         &mut node.children
@@ -1454,21 +1478,25 @@ fn place(mut children: &[WNode], w: &mut Seq) -> Option<Spot> {
     'down: loop {
         for (n, c) in children.iter().enumerate() {
             // (see `Step::covers_nothing`)
-            if c.first_covers_nothing {
+            let first = c.heads[0];
+            if first.covers_nothing() {
                 continue;
             }
-            if w.weak_initial_of(c.first_proc, || c.first()) && w.same_values(c.first_proc, || c.first()) {
-                w.drop_first_of(c.first_proc);
+            if w.weak_initial_of(first.proc(), || c.first()) && w.same_values(first.proc(), || c.first()) {
+                w.drop_first_of(first.proc());
                 path.push(n);
-                for (r, z) in c.steps.iter().enumerate().skip(1) {
-                    // (the step before z has z as its only child)
+                for (r, &head) in c.heads.iter().enumerate().skip(1) {
+                    // (the step before this one has it as its only child;
+                    // the step itself is read only where its head does not
+                    // answer)
                     if w.live().is_empty() {
                         return None;
                     }
-                    if z.covers_nothing || !w.weak_initial(z) || !w.same_values(z.proc, || z) {
+                    let (proc, z) = (head.proc(), || &*c.steps[r]);
+                    if head.covers_nothing() || !w.weak_initial_of(proc, z) || !w.same_values(proc, z) {
                         return Some(Spot { path, split: Some(r) });
                     }
-                    w.drop_first_of(z.proc);
+                    w.drop_first_of(proc);
                 }
                 // a leaf covers what starts with it: from there everything
                 // is explored, with the same sleepers (a block whose
