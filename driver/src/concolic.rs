@@ -6,7 +6,7 @@
 //! the input vector the execution runs with (0 for a variable it does not
 //! name). Every branch and assume on an expression over the variables, in
 //! any thread, is a choice point of the partial-order search like a small
-//! nondet value (a value node of dpor.rs, kind CH_BRANCH): its options are
+//! nondet value (a value node of dpor/mod.rs, kind CH_BRANCH): its options are
 //! its two sides, and the concrete run takes the side its inputs give.
 //! After each execution, for each branch it met first, the solver is asked
 //! whether the other side is feasible together with the path condition of

@@ -14,7 +14,7 @@
 //! program's access where it executes, and a load reads from the store
 //! whose flush last wrote its bytes (or from its own buffer, in program
 //! order); that is the C11 execution the hardware run corresponds to. It
-//! is not the store-buffer happens-before the reduction uses (dpor.rs),
+//! is not the store-buffer happens-before the reduction uses (dpor/analysis.rs),
 //! which orders every pair of conflicting accesses.
 //!
 //! Whether an access is atomic comes from the pass: the location table

@@ -259,7 +259,7 @@ void rt_sched_point(void) {
  * the violation. The step touches nothing, so no flush is offered for it
  * without reduction (a store that reaches memory after the end is seen by
  * no one); the explorer takes it as dependent with every other process
- * (dpor.rs, other_threads_before_the_end). */
+ * (driver/src/dpor/conservative.rs, other_threads_before_the_end). */
 void rt_end_point(int wait_for_others) {
   rt_pending(PEND_END, 0, 0);
   if (wait_for_others) threads[rt_cur].wait = W_END;

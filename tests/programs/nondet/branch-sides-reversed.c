@@ -7,7 +7,7 @@
 // made for one side to cover the reversal on the other, and lost
 // r1 = 2 x = 2 (found by nondetfuzz.py --own-assumes, seed 13, program 14).
 // Now steps of a wakeup branch are told apart by their value choices in
-// `place` (driver/src/dpor/mod.rs, Seq::weak_initial_of).
+// `place` (driver/src/dpor/wakeup.rs, Seq::weak_initial_of).
 #include <pthread.h>
 #include "tsoify.h"
 extern int __VERIFIER_nondet_int(void);
