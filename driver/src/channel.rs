@@ -76,7 +76,7 @@ pub const EV_TOUCH: u8 = 20;
 /// __VERIFIER_assume(false): the thread stops for good
 pub const EV_ASSUME_FAILED: u8 = 21;
 /// a fence that orders nothing in the model, logged for the race check
-/// only (the reduction does not see it, explore.rs)
+/// only (the reduction does not see it, explore/mod.rs)
 pub const EV_C11_FENCE: u8 = 22;
 /// a buffered store whose memory died (a stack frame's end, free) left its
 /// buffer unwritten (aux = its flush process); touches nothing
@@ -308,7 +308,7 @@ pub struct Shm {
     pub spurious: u32,
     /// 1 = an access of freed heap memory is no error (tsoify_channel.h)
     pub freed_ok: u32,
-    /// not 0: a probe execution seeded with it, or a rotation probe (see explore.rs, Probes)
+    /// not 0: a probe execution seeded with it, or a rotation probe (see explore/probes.rs, Probes)
     pub probe: u32,
     pub n_options: u32,
     pub busy: u32,

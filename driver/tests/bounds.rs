@@ -1,5 +1,5 @@
 //! Bounded store buffers are answered from a search with unbounded buffers
-//! where that answer carries over (explore.rs `explore`): every execution
+//! where that answer carries over (explore/mod.rs `explore`): every execution
 //! that holds at most K stores per thread is an unbounded one, so SAFE
 //! carries over, and so does a violation whose execution never buffered
 //! more than K stores; otherwise the search runs again with the bound.

@@ -1,5 +1,5 @@
 //! Bug-first probes (on by default, `verify --no-probes` turns them off;
-//! explore.rs `Probes`): executions
+//! explore/probes.rs `Probes`): executions
 //! by random thread priorities beside the depth-first search, which find a
 //! violation that needs one thread to run after twenty others long before
 //! the search would, and change nothing in the search itself.

@@ -462,7 +462,7 @@ _Noreturn void rt_end(int status, uint32_t loc, const char *fmt, ...) {
   /* after a failed assume the path is infeasible: nothing on it counts,
    * except a violation at an event of a thread, which the explorer keeps
    * when it does not depend on any failed assume (the execution without
-   * the failed steps reaches it: explore.rs, dpor/mod.rs beside_failed_assumes) */
+   * the failed steps reaches it: explore/mod.rs, dpor/mod.rs beside_failed_assumes) */
   int at_an_event = status == TSOIFY_ST_ASSERT || status == TSOIFY_ST_REACH_ERROR || status == TSOIFY_ST_ABORT || status == TSOIFY_ST_FREED;
   /* (a normal end is complete when main was already at its end then:
    * the process could have ended before the failed step) */

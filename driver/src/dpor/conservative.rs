@@ -110,7 +110,7 @@ fn add_first_steps(node: &mut Node, options: Vec<u32>, optimal: bool, covering: 
 }
 
 /// The last step of an execution ended it: every other process enabled
-/// where that step began is tried there too (see the caller in explore.rs):
+/// where that step began is tried there too (see the caller in explore/mod.rs):
 /// every other thread, and the flush processes of other threads' buffers (a
 /// flush may be what a thread waits for before it can run: a fence, an
 /// atomic block, a locked instruction). The step begins at the last
