@@ -46,9 +46,9 @@ impl Scratch {
 /// where the new one has no atomic blocks (see `Execution::not_after_from`).
 #[derive(Default)]
 pub(super) struct FreeAfter {
-    pub(super) lists: Vec<Vec<usize>>,
+    lists: Vec<Vec<usize>>,
     /// per step: its list holds the free steps before this one (0: nothing kept)
-    pub(super) upto: Vec<usize>,
+    upto: Vec<usize>,
 }
 
 impl FreeAfter {
@@ -94,28 +94,28 @@ impl FreeAfter {
 #[derive(Default)]
 pub(super) struct StepTables {
     /// per step s, `roots(s)`: entries `roots_at[s]..roots_at[s + 1]`
-    pub(super) root_entries: Vec<(usize, u32)>,
-    pub(super) roots_at: Vec<usize>,
+    root_entries: Vec<(usize, u32)>,
+    roots_at: Vec<usize>,
     /// per step, where `reach(s)` is (see `Reach`)
     pub(super) reach_at: Vec<Reach>,
     /// the joined rows of `Reach::Joined`, `width` cells each, and a row
     /// of zeros at 0 (`Reach::Nothing`)
-    pub(super) joined: Vec<u32>,
+    joined: Vec<u32>,
     /// per step without events, its `anchor`
-    pub(super) anchors: Vec<Option<usize>>,
+    anchors: Vec<Option<usize>>,
     /// per step, `Steps::ends_execution`
-    pub(super) ends: Vec<bool>,
+    ends: Vec<bool>,
     /// per step, the length of `joined` before its rows
-    pub(super) joined_at: Vec<usize>,
+    joined_at: Vec<usize>,
     /// per step, what its events touch (`Seq::summary` joins them)
     pub(super) touched: Vec<FootprintSummary>,
     /// the clocks' width the tables were made with
-    pub(super) width: usize,
+    width: usize,
     /// `anchors`' per-process rows
-    pub(super) last_of: Vec<usize>,
-    pub(super) spawn_of: Vec<usize>,
+    last_of: Vec<usize>,
+    spawn_of: Vec<usize>,
     /// one step's roots while they are gathered
-    pub(super) roots: Vec<(usize, u32)>,
+    roots: Vec<(usize, u32)>,
 }
 
 impl<'a> Execution<'a> {
@@ -213,14 +213,14 @@ impl<'a> Execution<'a> {
     /// when it happens after one of these: the others follow them in
     /// program order).
     #[inline]
-    pub(super) fn roots(&self, s: usize) -> &[(usize, u32)] {
+    fn roots(&self, s: usize) -> &[(usize, u32)] {
         &self.b.root_entries[self.b.roots_at[s]..self.b.roots_at[s + 1]]
     }
 
     /// The join of the clocks of step s's span: some event of the span
     /// happens after event x exactly when this reaches x's entry.
     #[inline]
-    pub(super) fn reach(&self, s: usize) -> &[u32] {
+    fn reach(&self, s: usize) -> &[u32] {
         let reach = match self.b.reach_at[s] {
             Reach::Nothing => &self.b.joined[..self.b.width],
             Reach::Row(y) => self.a.clocks.row(y),
@@ -260,7 +260,7 @@ impl<'a> Execution<'a> {
 
     /// `not_after` event by event (debug builds check the other against it).
     #[cfg(debug_assertions)]
-    pub(super) fn not_after_by_events(&self, sj: usize, limit: usize) -> Vec<usize> {
+    fn not_after_by_events(&self, sj: usize, limit: usize) -> Vec<usize> {
         let mut roots: Vec<usize> = self.steps.events(sj).collect();
         let mut free = vec![];
         for s in sj + 1..limit {
@@ -281,7 +281,7 @@ impl<'a> Execution<'a> {
         free
     }
 
-    pub(super) fn not_after_by_clocks(&self, sj: usize, limit: usize) -> Vec<usize> {
+    fn not_after_by_clocks(&self, sj: usize, limit: usize) -> Vec<usize> {
         let mut free = Vec::with_capacity(limit.saturating_sub(sj + 1));
         self.not_after_from(sj, sj + 1, limit, &mut free);
         free
@@ -291,7 +291,7 @@ impl<'a> Execution<'a> {
     /// or from any later step in an execution without atomic blocks (a
     /// block that must follow sj makes what follows it follow sj too, so
     /// the scan must have passed it).
-    pub(super) fn not_after_from(&self, sj: usize, from: usize, limit: usize, free: &mut Vec<usize>) {
+    fn not_after_from(&self, sj: usize, from: usize, limit: usize, free: &mut Vec<usize>) {
         debug_assert!(from == sj + 1 || !self.steps.has_blocks());
         // events whatever happens after must follow sj: sj's own, and all
         // of every block that must follow it
@@ -324,7 +324,7 @@ impl<'a> Execution<'a> {
 
     /// The event a step without events is ordered after: the last earlier
     /// event of its process, else the spawn of its thread.
-    pub(super) fn anchor(&self, s: usize) -> Option<usize> {
+    fn anchor(&self, s: usize) -> Option<usize> {
         debug_assert_eq!(self.b.anchors[s], {
             let p = self.steps.proc[s];
             let before = &self.events[..self.steps.start[s]];
@@ -347,7 +347,7 @@ pub(super) enum Reach {
 
 /// `Execution::anchor` of every step without events (None for the others),
 /// in one pass over the events, into `b.anchors`.
-pub(super) fn anchors(steps: &Steps, events: &[Event], clocks: &analysis::Clocks, b: &mut StepTables) {
+fn anchors(steps: &Steps, events: &[Event], clocks: &analysis::Clocks, b: &mut StepTables) {
     // per process index: its last event so far, and the spawn of its thread
     const NONE: usize = usize::MAX;
     let StepTables { anchors, last_of, spawn_of, .. } = b;
@@ -376,7 +376,7 @@ pub(super) fn anchors(steps: &Steps, events: &[Event], clocks: &analysis::Clocks
 }
 
 /// Add clock entries to a set of roots, keeping the earliest per process.
-pub(super) fn add_roots(roots: &mut Vec<(usize, u32)>, entries: impl Iterator<Item = (usize, u32)>) {
+fn add_roots(roots: &mut Vec<(usize, u32)>, entries: impl Iterator<Item = (usize, u32)>) {
     for (q, v) in entries {
         match roots.iter_mut().find(|r| r.0 == q) {
             Some(r) => r.1 = r.1.min(v),

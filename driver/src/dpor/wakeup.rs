@@ -28,25 +28,17 @@ pub struct WNode {
     pub inputs: Inputs,
 }
 
-/// A step's process and whether it covers nothing (`Step::covers_nothing`),
-/// in one word: the top bit is `covers_nothing`.
+/// What `place` asks of a step before anything else: its process and
+/// whether it covers nothing (`Step::covers_nothing`).
 #[derive(Clone, Copy, Debug)]
-struct Head(u32);
+struct Head {
+    proc: u32,
+    covers_nothing: bool,
+}
 
 impl Head {
-    const COVERS_NOTHING: u32 = 1 << 31;
-
     fn of(step: &Step) -> Head {
-        debug_assert!(step.proc < Head::COVERS_NOTHING);
-        Head(step.proc | if step.covers_nothing { Head::COVERS_NOTHING } else { 0 })
-    }
-
-    fn proc(self) -> u32 {
-        self.0 & !Head::COVERS_NOTHING
-    }
-
-    fn covers_nothing(self) -> bool {
-        self.0 & Head::COVERS_NOTHING != 0
+        Head { proc: step.proc, covers_nothing: step.covers_nothing }
     }
 }
 
@@ -59,7 +51,7 @@ impl WNode {
 
     /// The process of the branch's first step.
     pub fn first_proc(&self) -> u32 {
-        self.heads[0].proc()
+        self.heads[0].proc
     }
 
     /// The branch's first step.
@@ -392,11 +384,11 @@ fn place(mut children: &[WNode], w: &mut Seq) -> Option<Spot> {
         for (n, c) in children.iter().enumerate() {
             // (see `Step::covers_nothing`)
             let first = c.heads[0];
-            if first.covers_nothing() {
+            if first.covers_nothing {
                 continue;
             }
-            if w.weak_initial_of(first.proc(), || c.first()) && w.same_values(first.proc(), || c.first()) {
-                w.drop_first_of(first.proc());
+            if w.weak_initial_of(first.proc, || c.first()) && w.same_values(first.proc, || c.first()) {
+                w.drop_first_of(first.proc);
                 path.push(n);
                 for (r, &head) in c.heads.iter().enumerate().skip(1) {
                     // (the step before this one has it as its only child;
@@ -405,8 +397,8 @@ fn place(mut children: &[WNode], w: &mut Seq) -> Option<Spot> {
                     if w.live().is_empty() {
                         return None;
                     }
-                    let (proc, z) = (head.proc(), || &*c.steps[r]);
-                    if head.covers_nothing() || !w.weak_initial_of(proc, z) || !w.same_values(proc, z) {
+                    let (proc, z) = (head.proc, || &*c.steps[r]);
+                    if head.covers_nothing || !w.weak_initial_of(proc, z) || !w.same_values(proc, z) {
                         return Some(Spot { path, split: Some(r) });
                     }
                     w.drop_first_of(proc);

@@ -16,7 +16,7 @@ use std::path::Path;
 use std::time::{Duration, Instant};
 
 mod probes;
-pub use probes::{probe_due, Probing, PROBES_THIN_OUT_AFTER, PROBE_EVERY};
+pub use probes::Probing;
 use probes::Probes;
 
 #[derive(Clone, Debug)]
