@@ -98,6 +98,13 @@ const CMD_QUIT: u32 = 2;
 /// Yields of the shared CPU before a waiting side sleeps on its pipe
 /// (TSOIFY_HANDOFF_YIELDS).
 const HANDOFF_YIELDS: usize = 64;
+/// `handoff` values (TSOIFY_HANDOFF_*): sleep on the pipe at once; yield
+/// the one CPU both sides share first; yield a CPU of one's own first, up
+/// to OVERLAP_SPIN_NS.
+const HANDOFF_SLEEP: u32 = 0;
+const HANDOFF_SHARED: u32 = 1;
+const HANDOFF_OVERLAP: u32 = 2;
+const OVERLAP_SPIN_NS: u64 = 1_000_000;
 
 /// An expression over wide nondet values (struct tsoify_sym_node).
 #[repr(C)]
@@ -442,10 +449,38 @@ pub struct Server {
     shm: *mut Shm,
     cmd: std::fs::File,
     reply: std::fs::File,
-    /// the CPU verify and the program share while this server runs
+    /// the CPU verify and the program share while this server runs (or
+    /// verify's, with one of its own for the program: `CpuClaim::worker`)
     cpu: Option<CpuClaim>,
-    /// whether a waiting side yields that CPU now
+    /// whether a waiting side yields its CPU now
     handoff: crate::handoff::Handoff,
+    /// TSOIFY_OVERLAP=1: post commands ahead even without two CPUs (tests)
+    overlap_forced: bool,
+    /// `answer_seq` when the last command was posted, and when
+    posted: (u32, u64),
+    /// the last command posted is not answered yet (`await_run`)
+    outstanding: bool,
+    /// every CPU was taken when this server started, and still is
+    wanting: Option<Wanting>,
+    /// executions answered
+    runs: u64,
+}
+
+/// Whether the worker has a command it has not answered (its CPU is
+/// better given to it), readable from another thread while the `Server`
+/// that made it lives.
+pub struct WorkerBusy {
+    shm: *const Shm,
+}
+
+// (it only reads two words of the shared mapping, atomically)
+unsafe impl Send for WorkerBusy {}
+
+impl WorkerBusy {
+    pub fn now(&self) -> bool {
+        let word = |field: *const u32| unsafe { AtomicU32::from_ptr(field as *mut u32) }.load(Ordering::Relaxed);
+        unsafe { word(&raw const (*self.shm).command_seq) != word(&raw const (*self.shm).answer_seq) }
+    }
 }
 
 /// One CPU for verify and its program's worker. They take turns (the
@@ -457,16 +492,61 @@ pub struct Server {
 /// per CPU keeps verify processes that run side by side (corpus-check,
 /// svcomp-run --jobs 2, cargo test) on different CPUs; when every CPU is
 /// taken, or only one is allowed, or TSOIFY_PIN=0, nothing is pinned.
+///
+/// With a second CPU free the two can overlap instead: the search posts
+/// the next execution before it analyses the last one where it can tell
+/// what the next will be (explore/speculation.rs), and the worker runs it
+/// meanwhile on a CPU of its own. Each side then waits by yielding its own
+/// CPU, which costs no wakeup either (lastzero N = 12: a fifth less time
+/// per execution). TSOIFY_OVERLAP=0 keeps to one CPU. A second CPU is
+/// only borrowed: a verify that finds every CPU taken says so (`Wanting`),
+/// and one that overlaps gives its second CPU back when it sees that
+/// (`Server::share_cpus`), so verify processes side by side still get a
+/// CPU each.
 struct CpuClaim {
     /// holds the CPU's lock (released when closed, also if verify dies)
     _lock: std::fs::File,
     cpu: usize,
     /// the affinity verify's thread had before
     before: libc::cpu_set_t,
+    /// the program's own CPU, when the two overlap (and its lock)
+    worker: Option<(std::fs::File, usize)>,
+}
+
+/// A verify that found every CPU taken holds this lock shared until it
+/// gets one (checked every `CLAIM_EVERY` executions).
+struct Wanting {
+    _lock: std::fs::File,
+}
+
+/// Executions between looks at the CPU locks: whether another verify wants
+/// a CPU (when overlapping on two), or one is free (when unpinned).
+const CLAIM_EVERY: u64 = 64;
+
+fn want_file() -> Option<std::fs::File> {
+    let uid = unsafe { libc::getuid() };
+    let path = std::env::temp_dir().join(format!("tsoify-{uid}-want.lock"));
+    std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(path).ok()
+}
+
+impl Wanting {
+    fn new() -> Option<Wanting> {
+        use std::os::fd::AsRawFd;
+        let lock = want_file()?;
+        (unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_SH | libc::LOCK_NB) } == 0).then_some(Wanting { _lock: lock })
+    }
+
+    /// Whether some verify waits for a CPU now.
+    fn anyone() -> bool {
+        use std::os::fd::AsRawFd;
+        let Some(lock) = want_file() else { return false };
+        // (the exclusive lock is refused while a waiting verify holds it shared)
+        unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) != 0 }
+    }
 }
 
 impl CpuClaim {
-    fn take() -> Option<CpuClaim> {
+    fn take(overlap: bool) -> Option<CpuClaim> {
         use std::os::fd::AsRawFd;
         if std::env::var("TSOIFY_PIN").is_ok_and(|v| v == "0") {
             return None;
@@ -484,24 +564,30 @@ impl CpuClaim {
         let here = unsafe { libc::sched_getcpu() };
         let first = allowed.iter().position(|&c| c as i32 == here).unwrap_or(0);
         let uid = unsafe { libc::getuid() };
-        for i in 0..allowed.len() {
-            let cpu = allowed[(first + i) % allowed.len()];
+        let lock = |cpu: usize| {
             let path = std::env::temp_dir().join(format!("tsoify-{uid}-cpu{cpu}.lock"));
-            let Ok(lock) = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path) else { continue };
-            if unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0 {
-                let claim = CpuClaim { _lock: lock, cpu, before };
-                return pin(0, claim.cpu).then_some(claim);
-            }
-        }
-        None
+            let lock = std::fs::OpenOptions::new().create(true).truncate(false).write(true).open(&path).ok()?;
+            (unsafe { libc::flock(lock.as_raw_fd(), libc::LOCK_EX | libc::LOCK_NB) } == 0).then_some(lock)
+        };
+        let mut free = (0..allowed.len()).map(|i| allowed[(first + i) % allowed.len()]);
+        let (lock0, cpu) = free.by_ref().find_map(|cpu| Some((lock(cpu)?, cpu)))?;
+        let worker = if overlap { free.find_map(|cpu| Some((lock(cpu)?, cpu))) } else { None };
+        let claim = CpuClaim { _lock: lock0, cpu, before, worker };
+        pin(0, claim.cpu).then_some(claim)
     }
 
-    /// Put `pids` (0: verify's own thread) on the claimed CPU, or give
-    /// them back the CPUs verify had before (see `Handoff`).
+    /// The program's CPU: its own when the two overlap, else verify's.
+    fn worker_cpu(&self) -> usize {
+        self.worker.as_ref().map_or(self.cpu, |w| w.1)
+    }
+
+    /// Put verify's thread (`pids[0]`, 0) and the program's processes (the
+    /// rest) on the claimed CPUs, or give them back the CPUs verify had
+    /// before (see `Handoff`).
     fn gather(&self, together: bool, pids: &[libc::pid_t]) {
-        for &pid in pids {
+        for (i, &pid) in pids.iter().enumerate() {
             if together {
-                pin(pid, self.cpu);
+                pin(pid, if i == 0 { self.cpu } else { self.worker_cpu() });
             } else {
                 unsafe { libc::sched_setaffinity(pid, std::mem::size_of::<libc::cpu_set_t>(), &self.before) };
             }
@@ -567,14 +653,15 @@ impl Server {
         // only the server's ends stay open across exec
         set_cloexec(cmd_w);
         set_cloexec(rep_r);
-        let cpu = CpuClaim::take();
-        // sharing one CPU, a side that waits for the other yields to it
+        let overlap = std::env::var("TSOIFY_OVERLAP").map_or(true, |v| v != "0");
+        let cpu = CpuClaim::take(overlap);
+        // sharing one CPU, a side that waits for the other yields to it;
+        // on CPUs of their own, each yields its own
         let handoff = crate::handoff::Handoff::new(cpu.is_some());
-        unsafe { (*shm).handoff = handoff.yielding() as u32 };
         let mut command = Command::new(program);
         if let Some(c) = &cpu {
             use std::os::unix::process::CommandExt;
-            let cpu = c.cpu;
+            let cpu = c.worker_cpu();
             // before exec, so the worker the server forks is pinned too
             unsafe {
                 command.pre_exec(move || {
@@ -599,7 +686,52 @@ impl Server {
         }
         let cmd = unsafe { std::fs::File::from_raw_fd(cmd_w) };
         let reply = unsafe { std::fs::File::from_raw_fd(rep_r) };
-        Ok(Server { child, shm, cmd, reply, cpu, handoff })
+        let overlap_forced = std::env::var("TSOIFY_OVERLAP").is_ok_and(|v| v == "1");
+        let wanting = if cpu.is_none() && std::env::var("TSOIFY_PIN").map_or(true, |v| v != "0") { Wanting::new() } else { None };
+        let server = Server { child, shm, cmd, reply, cpu, handoff, overlap_forced, posted: (0, 0), outstanding: false, wanting, runs: 0 };
+        unsafe { (*shm).handoff = server.handoff_mode() };
+        Ok(server)
+    }
+
+    /// Give the second CPU back when another verify waits for one; take
+    /// one when this verify waits and one is free (see `CpuClaim`).
+    fn share_cpus(&mut self) {
+        let worker = unsafe { std::ptr::read_volatile(&(*self.shm).worker_pid) } as libc::pid_t;
+        let pids = [0, self.child.id() as libc::pid_t, worker];
+        let pids = &pids[..if worker > 0 { 3 } else { 2 }];
+        if let Some(claim) = self.cpu.as_mut().filter(|c| c.worker.is_some()) {
+            if Wanting::anyone() {
+                claim.worker = None;
+                if self.handoff.yielding() {
+                    claim.gather(true, pids);
+                }
+                self.word(|s| unsafe { &raw mut (*s).handoff }).store(self.handoff_mode(), Ordering::Relaxed);
+            }
+        } else if self.wanting.is_some() {
+            if let Some(claim) = CpuClaim::take(false) {
+                claim.gather(true, pids);
+                self.cpu = Some(claim);
+                self.handoff = crate::handoff::Handoff::new(true);
+                self.wanting = None;
+                self.word(|s| unsafe { &raw mut (*s).handoff }).store(self.handoff_mode(), Ordering::Relaxed);
+            }
+        }
+    }
+
+    /// The waiting mode for the channel's `handoff` word.
+    fn handoff_mode(&self) -> u32 {
+        match (self.handoff.yielding(), self.cpu.as_ref().is_some_and(|c| c.worker.is_some())) {
+            (false, _) => HANDOFF_SLEEP,
+            (true, false) => HANDOFF_SHARED,
+            (true, true) => HANDOFF_OVERLAP,
+        }
+    }
+
+    /// Whether the search should post the next execution before it
+    /// analyses the last one (see `CpuClaim`): the program has a CPU of
+    /// its own now (or TSOIFY_OVERLAP=1 asks for it anyway).
+    pub fn overlapping(&self) -> bool {
+        self.overlap_forced || self.handoff_mode() == HANDOFF_OVERLAP
     }
 
     pub fn shm(&mut self) -> &mut Shm {
@@ -609,22 +741,49 @@ impl Server {
     /// Where a helper thread of verify should run: the CPUs verify was
     /// allowed before it claimed one for itself and the program, without
     /// that one (None: nothing is pinned, the thread may run anywhere).
+    /// The program's own CPU is in it when nothing else is left
+    /// (`RaceThread`: it yields that CPU between executions then).
     pub fn cpus_beside(&self) -> Option<libc::cpu_set_t> {
         let claim = self.cpu.as_ref()?;
         let mut set = claim.before;
         unsafe { libc::CPU_CLR(claim.cpu, &mut set) };
-        Some(set)
+        let mut without_worker = set;
+        unsafe { libc::CPU_CLR(claim.worker_cpu(), &mut without_worker) };
+        Some(if cpus(&without_worker).is_empty() { set } else { without_worker })
+    }
+
+    /// When `cpus_beside` holds the worker's CPU, and the worker waits
+    /// there by yielding it: a view of whether it has a command to run (a
+    /// helper thread there should give it the CPU then).
+    pub fn beside_the_worker(&self) -> Option<WorkerBusy> {
+        let c = self.cpu.as_ref()?;
+        let beside = self.cpus_beside()?;
+        (c.worker.is_some() && unsafe { libc::CPU_ISSET(c.worker_cpu(), &beside) }).then_some(WorkerBusy { shm: self.shm })
     }
 
     /// Run one execution with the prefix and configuration already in the
     /// channel; returns how it ended.
     pub fn run(&mut self) -> Result<Status> {
+        self.post_run()?;
+        self.await_run()
+    }
+
+    /// Start one execution with the prefix and configuration in the
+    /// channel; the channel's results are the worker's until `await_run`.
+    pub fn post_run(&mut self) -> Result<()> {
         // the worker sets it too as it starts; until then the last
         // execution's status would look like this one's end
         unsafe { std::ptr::write_volatile(&mut (*self.shm).status, Status::Running as u32) };
         let seen = self.word(|s| unsafe { &raw mut (*s).answer_seq }).load(Ordering::Acquire);
-        let posted = crate::handoff::now_ns();
-        self.post(CMD_RUN).context("the program's fork server is gone")?;
+        self.posted = (seen, crate::handoff::now_ns());
+        self.outstanding = true;
+        self.post(CMD_RUN).context("the program's fork server is gone")
+    }
+
+    /// Wait for the execution `post_run` started; returns how it ended.
+    pub fn await_run(&mut self) -> Result<Status> {
+        let (seen, posted) = self.posted;
+        self.outstanding = false;
         if self.await_answer(seen).is_err() {
             let status = self.child.wait().ok();
             bail!(
@@ -633,13 +792,20 @@ impl Server {
             );
         }
         let answer_seen = crate::handoff::now_ns();
+        self.runs += 1;
+        if self.runs % CLAIM_EVERY == 0 {
+            self.share_cpus();
+        }
         let (took, answered) = unsafe { (std::ptr::read_volatile(&(*self.shm).took_ns), std::ptr::read_volatile(&(*self.shm).answered_ns)) };
         let was = self.handoff.yielding();
-        let yielding = self.handoff.observe(took.saturating_sub(posted), answer_seen.saturating_sub(answered));
+        // (overlapping, verify may be busy with the last execution when
+        // the answer comes: only the command's handover tells)
+        let answer_ns = if self.handoff_mode() == HANDOFF_OVERLAP { 0 } else { answer_seen.saturating_sub(answered) };
+        let yielding = self.handoff.observe(took.saturating_sub(posted), answer_ns);
         if yielding != was {
             // off: let the scheduler place both away from whoever took
-            // the CPU; on: try sharing it again
-            self.word(|s| unsafe { &raw mut (*s).handoff }).store(yielding as u32, Ordering::Relaxed);
+            // the CPU; on: try sharing it (or overlapping) again
+            self.word(|s| unsafe { &raw mut (*s).handoff }).store(self.handoff_mode(), Ordering::Relaxed);
             if let Some(cpu) = &self.cpu {
                 let worker = unsafe { std::ptr::read_volatile(&(*self.shm).worker_pid) } as libc::pid_t;
                 let pids = [0, self.child.id() as libc::pid_t, worker];
@@ -672,13 +838,28 @@ impl Server {
     fn await_answer(&mut self, seen: u32) -> std::io::Result<()> {
         use std::io::Read;
         let answered = |me: &Self| me.word(|s| unsafe { &raw mut (*s).answer_seq }).load(Ordering::SeqCst) != seen;
-        if self.handoff.yielding() {
-            for _ in 0..HANDOFF_YIELDS {
-                if answered(self) {
-                    return Ok(());
+        match self.handoff_mode() {
+            HANDOFF_SHARED => {
+                for _ in 0..HANDOFF_YIELDS {
+                    if answered(self) {
+                        return Ok(());
+                    }
+                    unsafe { libc::sched_yield() };
                 }
-                unsafe { libc::sched_yield() };
             }
+            HANDOFF_OVERLAP => {
+                let until = crate::handoff::now_ns() + OVERLAP_SPIN_NS;
+                for i in 0u32.. {
+                    if answered(self) {
+                        return Ok(());
+                    }
+                    if i % 64 == 63 && crate::handoff::now_ns() >= until {
+                        break;
+                    }
+                    unsafe { libc::sched_yield() };
+                }
+            }
+            _ => {}
         }
         loop {
             self.word(|s| unsafe { &raw mut (*s).explorer_sleeps }).store(1, Ordering::SeqCst);
@@ -694,6 +875,16 @@ impl Server {
 
 impl Drop for Server {
     fn drop(&mut self) {
+        // an execution the search posted ahead and then did not want (it
+        // stopped) could run on to the hang limit: kill it (had it just
+        // answered, its fork server ends too, as told)
+        let answered = self.word(|s| unsafe { &raw mut (*s).answer_seq }).load(Ordering::SeqCst) != self.posted.0;
+        if self.outstanding && !answered {
+            let worker = unsafe { std::ptr::read_volatile(&(*self.shm).worker_pid) } as libc::pid_t;
+            if worker > 0 {
+                unsafe { libc::kill(worker, libc::SIGKILL) };
+            }
+        }
         let _ = self.post(CMD_QUIT);
         let _ = self.child.wait();
         unsafe { libc::munmap(self.shm as *mut _, std::mem::size_of::<Shm>()) };
@@ -707,7 +898,7 @@ pub fn c_text(bytes: &[u8], len: usize) -> String {
 
 #[cfg(test)]
 mod tests {
-    use super::{cpus, CpuClaim};
+    use super::{cpus, CpuClaim, Wanting};
 
     fn affinity() -> Vec<usize> {
         let mut set: libc::cpu_set_t = unsafe { std::mem::zeroed() };
@@ -725,12 +916,12 @@ mod tests {
         let (tell, told) = std::sync::mpsc::channel();
         let (finish, finished) = std::sync::mpsc::channel::<()>();
         let other = std::thread::spawn(move || {
-            let claim = CpuClaim::take();
+            let claim = CpuClaim::take(false);
             tell.send(claim.as_ref().map(|c| c.cpu)).unwrap();
             finished.recv().unwrap();
         });
         let other_cpu = told.recv().unwrap();
-        let mine = CpuClaim::take();
+        let mine = CpuClaim::take(false);
         if let Some(m) = &mine {
             assert_eq!(affinity(), [m.cpu], "pinned to the claimed CPU");
             assert_ne!(Some(m.cpu), other_cpu, "two claims, two CPUs");
@@ -739,5 +930,23 @@ mod tests {
         assert_eq!(affinity(), before, "the claim gives back the affinity it found");
         finish.send(()).unwrap();
         other.join().unwrap();
+    }
+
+    /// A claim to overlap takes a second CPU for the worker where one is
+    /// free, and a verify that waits for a CPU is seen by the others.
+    #[test]
+    fn an_overlapping_claim_takes_two_cpus_and_sees_who_waits() {
+        let before = affinity();
+        if let Some(claim) = CpuClaim::take(true) {
+            if let Some((_, worker)) = &claim.worker {
+                assert_ne!(*worker, claim.cpu, "the worker's CPU is another");
+                assert_eq!(claim.worker_cpu(), *worker);
+            }
+            assert_eq!(affinity(), [claim.cpu], "verify's thread on its own CPU");
+        }
+        assert_eq!(affinity(), before);
+        let waiting = Wanting::new().expect("the lock file of waiting verify processes");
+        assert!(Wanting::anyone(), "a waiting verify is seen");
+        drop(waiting);
     }
 }

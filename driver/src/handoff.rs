@@ -10,6 +10,11 @@
 //! where they run: unpinned, the same search ran at 35-85 us each (pinned
 //! and sleeping, 70-120 us: the busy process still took its share).
 //!
+//! The same holds when the two overlap, each on a CPU of its own and
+//! yielding it while it waits (`channel::CpuClaim`): there only the
+//! command's handover tells, since verify may still be analysing the last
+//! execution when the worker answers.
+//!
 //! [`Handoff`] decides, execution by execution, which of the two to use
 //! (`channel::Server` pins or releases the processes and tells the worker).
 //! The worker stamps when it takes a command and when it answers; verify

@@ -6,11 +6,16 @@
 //! Executions go over in batches, so the thread wakes once per batch and
 //! not once per execution (a wakeup on another CPU costs more than a short
 //! execution), and the queue is bounded, so a check that falls behind holds
-//! the search back instead of piling up events. With `--races violation`
+//! the search back instead of piling up events. When the thread shares its
+//! CPU with the program's worker (the two overlap with the search: see
+//! `channel::CpuClaim`), it yields that CPU after each execution it checks
+//! while the worker has an execution to run, so that execution waits for
+//! one check, not a batch.
+//! With `--races violation`
 //! the first race ends the search, and the check stays in line
 //! (`explore::Search::check_races`).
 
-use crate::channel::Event;
+use crate::channel::{Event, WorkerBusy};
 use crate::explore::FoundRace;
 use crate::info::ProgramInfo;
 use crate::races::Incremental;
@@ -41,16 +46,18 @@ impl Batch {
 /// The race check's thread and the batch being filled for it.
 pub struct RaceThread {
     batch: Batch,
-    to_check: SyncSender<Batch>,
+    /// (None once `finish` or drop closed the queue)
+    to_check: Option<SyncSender<Batch>>,
     /// checked batches come back to be filled again (no allocation per batch)
     used: Receiver<Batch>,
-    thread: JoinHandle<Vec<FoundRace>>,
+    thread: Option<JoinHandle<Vec<FoundRace>>>,
 }
 
 impl RaceThread {
     /// Start the thread; `cpus`, when given, is where it may run (the CPUs
-    /// the search's own two processes are not pinned to).
-    pub fn start(info: ProgramInfo, cpus: Option<libc::cpu_set_t>) -> RaceThread {
+    /// the search's own two processes are not pinned to); `worker`: it
+    /// shares them with the worker (`Server::beside_the_worker`).
+    pub fn start(info: ProgramInfo, cpus: Option<libc::cpu_set_t>, worker: Option<WorkerBusy>) -> RaceThread {
         let (to_check, batches) = mpsc::sync_channel::<Batch>(QUEUED);
         let (give_back, used) = mpsc::channel::<Batch>();
         let thread = std::thread::Builder::new()
@@ -67,6 +74,9 @@ impl RaceThread {
                         let events = &batch.events[from..end];
                         from = end;
                         FoundRace::add_new(&mut found, check.find(events, &info), events, execution);
+                        if worker.as_ref().is_some_and(|w| w.now()) {
+                            unsafe { libc::sched_yield() };
+                        }
                     }
                     batch.events.clear();
                     batch.executions.clear();
@@ -75,7 +85,7 @@ impl RaceThread {
                 found
             })
             .expect("cannot start the race check's thread");
-        RaceThread { batch: Batch::new(), to_check, used, thread }
+        RaceThread { batch: Batch::new(), to_check: Some(to_check), used, thread: Some(thread) }
     }
 
     /// Check execution number `execution`, whose events are `events`.
@@ -91,7 +101,9 @@ impl RaceThread {
         let next = self.used.try_recv().unwrap_or_else(|_| Batch::new());
         let full = std::mem::replace(&mut self.batch, next);
         // (an error: the thread is gone, and `finish` says how)
-        let _ = self.to_check.send(full);
+        if let Some(queue) = &self.to_check {
+            let _ = queue.send(full);
+        }
     }
 
     /// Check what is left and return the races found, in the order of the
@@ -100,9 +112,22 @@ impl RaceThread {
         if !self.batch.executions.is_empty() {
             self.send();
         }
-        let RaceThread { to_check, thread, .. } = self;
-        // the thread ends when the queue closes
-        drop(to_check);
-        thread.join().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+        self.close().unwrap_or_else(|panic| std::panic::resume_unwind(panic))
+    }
+
+    /// Close the queue and wait for the thread to end (it does when the
+    /// queue closes).
+    fn close(&mut self) -> std::thread::Result<Vec<FoundRace>> {
+        self.to_check = None;
+        self.thread.take().map_or(Ok(vec![]), |t| t.join())
+    }
+}
+
+/// A search that stops on an error does not finish its race check: the
+/// thread still ends before the search's channel goes away (it may be
+/// reading the channel: `WorkerBusy`).
+impl Drop for RaceThread {
+    fn drop(&mut self) {
+        let _ = self.close();
     }
 }

@@ -286,6 +286,9 @@ pub fn stats_text(s: &crate::explore::Stats, por: crate::explore::Por, none: Opt
     if por == crate::explore::Por::Optimal {
         let _ = writeln!(t, "  wakeup sequences   {} inserted, {} already covered, {} not enabled where they start", s.wakeups_inserted, s.wakeups_redundant, s.wakeups_disabled);
     }
+    if s.posted_ahead > 0 {
+        let _ = writeln!(t, "  posted ahead       {} executions run during the last one's analysis, {} of them the next", s.posted_ahead, s.used_ahead);
+    }
     if s.por_fallbacks + s.guide_broken + s.events_truncated > 0 {
         let _ = writeln!(t, "  fallbacks          {} races explored in full, {} guides not followed, {} event logs overflowed", s.por_fallbacks, s.guide_broken, s.events_truncated);
     }

@@ -330,7 +330,7 @@ struct tsoify_shm {
   /* The handshake (see the protocol at the end of this file): a command and
    * its answer are posted here, each with a sequence number the other side
    * watches; the pipes only wake a side that went to sleep. */
-  uint32_t handoff;         /* explorer: 1 = both sides run on one CPU, so a wait first yields it */
+  uint32_t handoff;         /* explorer: how a waiting side waits (TSOIFY_HANDOFF_*) */
   uint32_t command;         /* explorer: TSOIFY_CMD_*, posted with command_seq */
   uint32_t command_seq;     /* explorer: +1 per command */
   uint32_t answer_seq;      /* runtime: +1 per answer (the answer is status) */
@@ -420,5 +420,15 @@ _Static_assert(offsetof(struct tsoify_shm, steps) == 136 && offsetof(struct tsoi
 #define TSOIFY_CMD_RUN  1u /* run one execution; answer: enum tsoify_status */
 #define TSOIFY_CMD_QUIT 2u
 #define TSOIFY_HANDOFF_YIELDS 64u /* yields before a waiting side sleeps on its pipe */
+/* `handoff` values. SHARED: both sides run on one CPU (above). OVERLAP:
+ * each side has a CPU of its own, and the explorer posts the next
+ * execution's command before it analyses the last one (driver/src/explore/
+ * speculation.rs), so the two run at the same time; a waiting side yields
+ * its own CPU for up to TSOIFY_OVERLAP_SPIN_NS (a wakeup on another CPU
+ * costs more than a short execution), then sleeps on its pipe. */
+#define TSOIFY_HANDOFF_SLEEP   0u
+#define TSOIFY_HANDOFF_SHARED  1u
+#define TSOIFY_HANDOFF_OVERLAP 2u
+#define TSOIFY_OVERLAP_SPIN_NS 1000000u
 
 #endif

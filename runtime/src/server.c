@@ -127,12 +127,26 @@ static void reset_results(struct tsoify_shm *s) {
 
 /* The handshake with verify (tsoify_channel.h, "Fork-server protocol"). */
 
+static uint64_t now_ns(void);
+
 /* Wait until *seq is no longer `seen`: 0, or -1 when the pipe's other end
  * is gone (verify exited). */
 static int await_seq(struct tsoify_shm *s, uint32_t *seq, uint32_t seen, uint32_t *sleeps, int fd) {
-  /* handoff is read at every yield: the explorer may clear it meanwhile */
-  for (unsigned i = 0; i < TSOIFY_HANDOFF_YIELDS && __atomic_load_n(&s->handoff, __ATOMIC_RELAXED); i++) {
+  /* handoff is read at every yield: the explorer may change it meanwhile */
+  for (unsigned i = 0; i < TSOIFY_HANDOFF_YIELDS && __atomic_load_n(&s->handoff, __ATOMIC_RELAXED) == TSOIFY_HANDOFF_SHARED; i++) {
     if (__atomic_load_n(seq, __ATOMIC_ACQUIRE) != seen) return 0;
+    sched_yield();
+  }
+  /* on a CPU of its own, yielding runs whatever else wants it (verify's
+   * race check) and otherwise comes straight back */
+  uint64_t until = 0;
+  for (unsigned i = 0; __atomic_load_n(&s->handoff, __ATOMIC_RELAXED) == TSOIFY_HANDOFF_OVERLAP; i++) {
+    if (__atomic_load_n(seq, __ATOMIC_ACQUIRE) != seen) return 0;
+    if (i % 64 == 0) {
+      uint64_t now = now_ns();
+      if (!until) until = now + TSOIFY_OVERLAP_SPIN_NS;
+      else if (now >= until) break;
+    }
     sched_yield();
   }
   for (;;) {

@@ -18,6 +18,8 @@ use std::time::{Duration, Instant};
 mod probes;
 pub use probes::Probing;
 use probes::Probes;
+mod speculation;
+use speculation::NextRun;
 
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -177,6 +179,10 @@ pub struct Stats {
     /// optimal DPOR: wakeup branches dropped because their first process
     /// could not run where they start
     pub wakeups_disabled: u64,
+    /// executions posted before the last one's analysis (speculation.rs),
+    /// and how many of them were the next one
+    pub posted_ahead: u64,
+    pub used_ahead: u64,
     /// executions ended by abort() or a deadlock that the property does not count
     pub quiet_ends: u64,
     /// executions that crashed when the property does not count a crash as a violation
@@ -357,15 +363,19 @@ fn most_buffered(events: &[Event]) -> usize {
 fn search(program: &Path, args: &[String], info: &Path, cfg: &Config, mut progress: impl FnMut(&Stats)) -> Result<Exploration> {
     let mut server = Server::start(program, args, info)?;
     configure(server.shm(), cfg);
-    let mut search = Search::new(cfg, server.cpus_beside());
+    let mut search = Search::new(cfg, server.cpus_beside(), server.beside_the_worker());
     // wide nondet values: each branch on one is a choice (concolic.rs)
     let mut values = crate::concolic::Concolic::new(cfg.timeout.map(|t| Instant::now() + t));
     crate::concolic::set_inputs(server.shm(), &search.inputs);
     let start = Instant::now();
     let mut last_progress = Instant::now();
     let mut probes = Probes::default();
+    // the next execution was posted before the last one's analysis, and
+    // it is the one wanted (speculation.rs)
+    let mut posted_ahead = false;
     loop {
-        let status = server.run()?;
+        let status = if std::mem::take(&mut posted_ahead) { server.await_run()? } else { server.run()? };
+        let overlapping = server.overlapping();
         search.stats.executions += 1;
         let s = server.shm();
         let (status, witness) = settle_status(s, status);
@@ -382,8 +392,27 @@ fn search(program: &Path, args: &[String], info: &Path, cfg: &Config, mut progre
             search.stats.stopped_by = Some("timeout");
             break;
         }
+        let flags = s.flags;
+        let probe_due = probes.due(cfg, &search.stats);
+        // the worker may run the next execution while this one is
+        // analysed: then the channel's results are its (this one's events
+        // are copied out first)
+        let ahead = if overlapping && !probe_due && !search.debug {
+            speculation::predict(&search, model_events.as_deref().unwrap_or(&s.events[..s.n_events as usize]))
+        } else {
+            None
+        };
+        let mut model_events = model_events;
+        if let Some(next) = &ahead {
+            let s = server.shm();
+            model_events.get_or_insert_with(|| s.events[..s.n_events as usize].to_vec());
+            next.write(s);
+            server.post_run()?;
+            search.stats.posted_ahead += 1;
+        }
+        let s = server.shm();
         let events = model_events.as_deref().unwrap_or(&s.events[..s.n_events as usize]);
-        search.analyse(s, events, status);
+        search.analyse(flags, events, status);
         if search.analysis_cut {
             search.stats.stopped_by = Some("timeout");
             break;
@@ -393,12 +422,23 @@ fn search(program: &Path, args: &[String], info: &Path, cfg: &Config, mut progre
         }
         match search.next_prefix(events) {
             Some(guide) => {
-                if probes.due(cfg, &search.stats) && probes.run_one(&mut server, &mut search)? {
+                let next = search.next_run(guide);
+                if let Some(ahead) = ahead {
+                    if ahead == next {
+                        posted_ahead = true;
+                        search.stats.used_ahead += 1;
+                    } else {
+                        server.await_run()?;
+                    }
+                }
+                if probe_due && probes.run_one(&mut server, &mut search)? {
                     search.stats.found_by_probe = true;
                     break;
                 }
-                let s = server.shm();
-                search.hand_over(s, &guide);
+                if !posted_ahead {
+                    next.write(server.shm());
+                }
+                search.sleepers = next.sleepers;
                 if search.flipped_branch {
                     values.input_vectors += 1;
                 }
@@ -513,13 +553,15 @@ struct Search<'c> {
     race_thread: Option<crate::race_thread::RaceThread>,
     /// where that thread runs (`Server::cpus_beside`)
     helper_cpus: Option<libc::cpu_set_t>,
+    /// the worker shares those CPUs, waiting by yielding (`Server::beside_the_worker`)
+    helpers_yield: Option<channel::WorkerBusy>,
     /// each site's ordering, for the race check: read from the tables the
     /// server writes as it starts (so after its first answer)
     program_info: Option<crate::info::ProgramInfo>,
 }
 
 impl<'c> Search<'c> {
-    fn new(cfg: &'c Config, helper_cpus: Option<libc::cpu_set_t>) -> Search<'c> {
+    fn new(cfg: &'c Config, helper_cpus: Option<libc::cpu_set_t>, helpers_yield: Option<channel::WorkerBusy>) -> Search<'c> {
         Search {
             cfg,
             reduce: cfg.por != Por::None,
@@ -542,6 +584,7 @@ impl<'c> Search<'c> {
             race_check: Default::default(),
             race_thread: None,
             helper_cpus,
+            helpers_yield,
             program_info: None,
         }
     }
@@ -637,7 +680,7 @@ impl<'c> Search<'c> {
         let events = &s.events[..(s.n_events as usize).min(s.events.len())];
         if self.cfg.races == RaceCheck::Report {
             let cpus = self.helper_cpus;
-            let thread = self.race_thread.get_or_insert_with(|| crate::race_thread::RaceThread::start(crate::info::ProgramInfo::read(info), cpus));
+            let thread = self.race_thread.get_or_insert_with(|| crate::race_thread::RaceThread::start(crate::info::ProgramInfo::read(info), cpus, self.helpers_yield.take()));
             thread.check(self.stats.executions, events);
             return false;
         }
@@ -717,14 +760,14 @@ impl<'c> Search<'c> {
     /// What the reduction learns from the execution: races to reverse
     /// (backtrack points or wakeup sequences), and the options to try where
     /// no race shows them.
-    fn analyse(&mut self, s: &channel::Shm, events: &[Event], status: Status) {
+    fn analyse(&mut self, flags: u32, events: &[Event], status: Status) {
         if !self.reduce {
             return;
         }
         let path = &mut self.path;
-        let truncated = s.flags & channel::FL_EVENTS_TRUNC != 0;
+        let truncated = flags & channel::FL_EVENTS_TRUNC != 0;
         // nothing could run any more: the last step ended nothing
-        let ran_out = s.flags & channel::FL_RAN_OUT != 0;
+        let ran_out = flags & channel::FL_RAN_OUT != 0;
         let last_steps = self.steps.take();
         if truncated {
             // no complete footprint: explore this execution's nodes in full
@@ -853,16 +896,9 @@ impl<'c> Search<'c> {
         Some(guide)
     }
 
-    /// Hand the next execution's prefix, sleep set and guide to the runtime.
-    fn hand_over(&mut self, s: &mut channel::Shm, guide: &[u32]) {
-        for (slot, node) in s.choices.iter_mut().zip(&self.path) {
-            slot.chosen = node.chosen;
-        }
-        s.prefix_len = self.path.len() as u32;
-        crate::concolic::set_inputs(s, &self.inputs);
-        set_sleepers(s, &mut self.sleepers);
-        s.guide_len = guide.len().min(channel::MAX_GUIDE) as u32;
-        s.guide[..s.guide_len as usize].copy_from_slice(&guide[..s.guide_len as usize]);
+    /// The next execution's prefix, values, sleep set and guide, for the runtime.
+    fn next_run(&self, guide: Vec<u32>) -> NextRun {
+        NextRun::new(self.path.iter().map(|n| n.chosen).collect(), self.inputs.clone(), &self.sleepers, guide)
     }
 }
 
@@ -890,28 +926,17 @@ fn inputs_for_branch(current: &Inputs, branch: &Inputs, prefix: &[Event]) -> Inp
 }
 
 /// Hand the sleep set to the runtime: each sleeping process with the
-/// footprints of its step. Steps that do not fit, and open steps (their
-/// footprint is not all they can do), are left awake (always sound: an
-/// awake process is only explored once more). `sleepers` keeps what was sent.
-fn set_sleepers(s: &mut channel::Shm, sleepers: &mut Vec<Rc<Step>>) {
-    let mut sent: Vec<Rc<Step>> = vec![];
+/// footprints of its step (`sleepers` fit: `speculation::sendable`).
+fn set_sleepers(s: &mut channel::Shm, sleepers: &[Rc<Step>]) {
     let mut fps = 0usize;
-    for z in sleepers.iter() {
-        if z.open || sent.iter().any(|y| y.proc == z.proc) || sent.len() == channel::MAX_SLEEPERS || fps + z.fps.len() > channel::MAX_SLEEP_FPS {
-            if dpor::debug_por() && !sent.iter().any(|y| y.proc == z.proc) {
-                eprintln!("sleeper {} left awake (open {}, {} footprints)", z.proc, z.open, z.fps.len());
-            }
-            continue;
-        }
+    for (i, z) in sleepers.iter().enumerate() {
         if dpor::debug_por() {
             eprintln!("sleeper {}: {:?}", z.proc, z.fps.iter().map(|f| (f.access, f.lo, f.hi)).collect::<Vec<_>>());
         }
-        s.sleepers[sent.len()] = channel::Sleeper { proc: z.proc, n: z.fps.len() as u32, first: fps as u32 };
+        s.sleepers[i] = channel::Sleeper { proc: z.proc, n: z.fps.len() as u32, first: fps as u32 };
         s.sleep_fps[fps..fps + z.fps.len()].copy_from_slice(&z.fps);
         fps += z.fps.len();
-        sent.push(z.clone());
     }
-    s.n_sleepers = sent.len() as u32;
-    *sleepers = sent;
+    s.n_sleepers = sleepers.len() as u32;
 }
 
