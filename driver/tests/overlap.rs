@@ -53,7 +53,8 @@ fn posting_ahead_explores_the_same_executions() {
             // every outcome at buffer size 2 too, under TSO (a search
             // with the bound, not unbounded first)
             let outcomes = &["--por", "optimal", "--outcomes", "--buffer-size", "2"][..];
-            for extra in [&["--por", "optimal"][..], outcomes].into_iter().filter(|e| model == "tso" || e.len() == 2) {
+            let source = &["--por", "source"][..];
+            for extra in [&["--por", "optimal"][..], outcomes, source].into_iter().filter(|e| model == "tso" || e.len() == 2) {
                 let mut args = vec!["--model", model];
                 args.extend_from_slice(extra);
                 let (code_off, off, _) = run(prog, &args, "0");
@@ -64,25 +65,29 @@ fn posting_ahead_explores_the_same_executions() {
     }
 }
 
-/// lastzero posts most executions ahead and uses most of them, and the
-/// counts show (`--stats`); with TSOIFY_OVERLAP=0 nothing is posted ahead.
+/// lastzero posts most executions ahead and uses most of them (optimal
+/// DPOR; source DPOR over a quarter), and the counts show (`--stats`);
+/// with TSOIFY_OVERLAP=0 nothing is posted ahead.
 #[test]
 fn lastzero_uses_most_executions_posted_ahead() {
     let dir = tempfile::tempdir().unwrap();
     let prog = dir.path().join("lastzero.tso");
     let o = tsoify().arg(repo().join("bench/lastzero.c")).arg("-DN=6").arg("-o").arg(&prog).output().unwrap();
     assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
-    for model in ["sc", "tso", "pso"] {
+    for (model, por) in [("sc", "optimal"), ("tso", "optimal"), ("pso", "optimal"), ("tso", "source")] {
         // (--stats also runs --por none, for as long as --timeout allows)
-        let args = ["--stats", "--timeout", "1", "--model", model, "--por", "optimal"];
+        let args = ["--stats", "--timeout", "1", "--model", model, "--por", por];
         let (code, on, ahead) = run(&prog, &args, "1");
         let (code_off, off, none) = run(&prog, &args, "0");
-        assert_eq!((code, &on), (code_off, &off), "{model}");
-        assert_eq!(code, 0, "{model}: lastzero is safe\n{on}");
-        assert_eq!(none, None, "{model}: nothing posted ahead with TSOIFY_OVERLAP=0");
-        let (posted, used) = ahead.unwrap_or_else(|| panic!("{model}: no `posted ahead` line\n{on}"));
+        assert_eq!((code, &on), (code_off, &off), "{model} {por}");
+        assert_eq!(code, 0, "{model} {por}: lastzero is safe\n{on}");
+        assert_eq!(none, None, "{model} {por}: nothing posted ahead with TSOIFY_OVERLAP=0");
+        let (posted, used) = ahead.unwrap_or_else(|| panic!("{model} {por}: no `posted ahead` line\n{on}"));
         let executions: u64 = on.lines().find_map(|l| l.strip_prefix("statistics: ")).and_then(|l| l.split_whitespace().next()).unwrap().parse().unwrap();
-        assert!(used <= posted && posted < executions, "{model}: {posted} posted, {used} used of {executions}");
-        assert!(used * 2 > executions, "{model}: only {used} of {executions} executions were posted ahead and used");
+        assert!(used <= posted && posted < executions, "{model} {por}: {posted} posted, {used} used of {executions}");
+        // (source DPOR's backtrack points change the next execution more
+        // often: 105 of 275 under TSO)
+        let share = if por == "optimal" { 2 } else { 4 };
+        assert!(used * share > executions, "{model} {por}: only {used} of {executions} executions were posted ahead and used");
     }
 }

@@ -17,8 +17,9 @@
 //! 87% of the posted executions are used.
 //!
 //! `predict` names the next execution only where that takes no more than a
-//! look at the path: optimal DPOR, no value choices, no wide nondet
-//! values, no probe due (`Search::next_prefix` does the rest).
+//! look at the path: optimal or source DPOR (not `--por none`, the
+//! reference the others are checked against), no value choices, no wide
+//! nondet values, no probe due (`Search::next_prefix` does the rest).
 
 use super::{set_sleepers, Search};
 use crate::channel::{self, Event};
@@ -87,23 +88,31 @@ fn sendable(sleepers: &[Rc<Step>]) -> Vec<Rc<Step>> {
 /// The next execution, if the analysis of the last one (`events`) adds
 /// nothing that changes it; None where it cannot be named cheaply.
 pub(super) fn predict(search: &Search, events: &[Event]) -> Option<NextRun> {
-    if !search.optimal || !search.inputs.is_empty() || !search.path.iter().all(|n| n.schedule) {
+    if !search.reduce || !search.inputs.is_empty() || !search.path.iter().all(|n| n.schedule) {
         return None;
     }
-    let k = (0..search.path.len()).rev().find(|&k| search.path[k].next(true).is_some())?;
+    let optimal = search.optimal;
+    let k = (0..search.path.len()).rev().find(|&k| search.path[k].next(optimal).is_some())?;
     let node = &search.path[k];
     if node.explore_all || node.branch {
         return None;
     }
-    // (a first branch that cannot start here is dropped by next_prefix)
-    let Some(dpor::Next::Option(alt)) = node.next(true) else { return None };
-    let branch = node.wut.first()?;
-    if !branch.inputs.is_empty() {
-        return None;
-    }
+    // (optimal: a first branch that cannot start here is dropped by next_prefix)
+    let Some(dpor::Next::Option(alt)) = node.next(optimal) else { return None };
+    let (guide, inputs) = if optimal {
+        let branch = node.wut.first()?;
+        if !branch.inputs.is_empty() {
+            return None;
+        }
+        (dpor::guide_for(branch), search.inputs.clone())
+    } else {
+        // source DPOR: a backtrack point, no guide (an option added to
+        // the backtrack set before this one takes its place: compared)
+        (vec![], node.inputs.clone())
+    };
     // what ran at k sleeps through the branch, as next_prefix has it
     let ran = dpor::step_at(&search.path, events, k, None);
     let sleepers: Vec<Rc<Step>> = node.sleep.iter().chain(&node.explored).cloned().chain(std::iter::once(ran)).collect();
     let chosen = search.path[..k].iter().map(|n| n.chosen).chain(std::iter::once(alt)).collect();
-    Some(NextRun::new(chosen, search.inputs.clone(), &sleepers, dpor::guide_for(branch)))
+    Some(NextRun::new(chosen, inputs, &sleepers, guide))
 }
