@@ -653,8 +653,9 @@ impl Server {
         // only the server's ends stay open across exec
         set_cloexec(cmd_w);
         set_cloexec(rep_r);
-        let overlap = std::env::var("TSOIFY_OVERLAP").map_or(true, |v| v != "0");
-        let cpu = CpuClaim::take(overlap);
+        // TSOIFY_OVERLAP: 0 keeps to one CPU, 1 posts ahead even without two
+        let overlap_env = std::env::var("TSOIFY_OVERLAP").ok();
+        let cpu = CpuClaim::take(overlap_env.as_deref() != Some("0"));
         // sharing one CPU, a side that waits for the other yields to it;
         // on CPUs of their own, each yields its own
         let handoff = crate::handoff::Handoff::new(cpu.is_some());
@@ -686,7 +687,7 @@ impl Server {
         }
         let cmd = unsafe { std::fs::File::from_raw_fd(cmd_w) };
         let reply = unsafe { std::fs::File::from_raw_fd(rep_r) };
-        let overlap_forced = std::env::var("TSOIFY_OVERLAP").is_ok_and(|v| v == "1");
+        let overlap_forced = overlap_env.as_deref() == Some("1");
         let wanting = if cpu.is_none() && std::env::var("TSOIFY_PIN").map_or(true, |v| v != "0") { Wanting::new() } else { None };
         let server = Server { child, shm, cmd, reply, cpu, handoff, overlap_forced, posted: (0, 0), outstanding: false, wanting, runs: 0 };
         unsafe { (*shm).handoff = server.handoff_mode() };
@@ -696,9 +697,8 @@ impl Server {
     /// Give the second CPU back when another verify waits for one; take
     /// one when this verify waits and one is free (see `CpuClaim`).
     fn share_cpus(&mut self) {
-        let worker = unsafe { std::ptr::read_volatile(&(*self.shm).worker_pid) } as libc::pid_t;
-        let pids = [0, self.child.id() as libc::pid_t, worker];
-        let pids = &pids[..if worker > 0 { 3 } else { 2 }];
+        let pids = self.program_pids();
+        let pids = &pids[..];
         if let Some(claim) = self.cpu.as_mut().filter(|c| c.worker.is_some()) {
             if Wanting::anyone() {
                 claim.worker = None;
@@ -716,6 +716,22 @@ impl Server {
                 self.word(|s| unsafe { &raw mut (*s).handoff }).store(self.handoff_mode(), Ordering::Relaxed);
             }
         }
+    }
+
+    /// Who `CpuClaim::gather` places: verify's thread (0), the fork server
+    /// and its worker, once there is one.
+    fn program_pids(&self) -> Vec<libc::pid_t> {
+        let worker = unsafe { std::ptr::read_volatile(&(*self.shm).worker_pid) } as libc::pid_t;
+        let mut pids = vec![0, self.child.id() as libc::pid_t];
+        if worker > 0 {
+            pids.push(worker);
+        }
+        pids
+    }
+
+    /// Whether the worker has answered since the answer sequence was `seen`.
+    fn answered(&self, seen: u32) -> bool {
+        self.word(|s| unsafe { &raw mut (*s).answer_seq }).load(Ordering::SeqCst) != seen
     }
 
     /// The waiting mode for the channel's `handoff` word.
@@ -807,9 +823,7 @@ impl Server {
             // the CPU; on: try sharing it (or overlapping) again
             self.word(|s| unsafe { &raw mut (*s).handoff }).store(self.handoff_mode(), Ordering::Relaxed);
             if let Some(cpu) = &self.cpu {
-                let worker = unsafe { std::ptr::read_volatile(&(*self.shm).worker_pid) } as libc::pid_t;
-                let pids = [0, self.child.id() as libc::pid_t, worker];
-                cpu.gather(yielding, &pids[..if worker > 0 { 3 } else { 2 }]);
+                cpu.gather(yielding, &self.program_pids());
             }
         }
         Ok(Status::from_u32(unsafe { std::ptr::read_volatile(&(*self.shm).status) }))
@@ -837,11 +851,10 @@ impl Server {
     /// error: the program is gone.
     fn await_answer(&mut self, seen: u32) -> std::io::Result<()> {
         use std::io::Read;
-        let answered = |me: &Self| me.word(|s| unsafe { &raw mut (*s).answer_seq }).load(Ordering::SeqCst) != seen;
         match self.handoff_mode() {
             HANDOFF_SHARED => {
                 for _ in 0..HANDOFF_YIELDS {
-                    if answered(self) {
+                    if self.answered(seen) {
                         return Ok(());
                     }
                     unsafe { libc::sched_yield() };
@@ -850,7 +863,7 @@ impl Server {
             HANDOFF_OVERLAP => {
                 let until = crate::handoff::now_ns() + OVERLAP_SPIN_NS;
                 for i in 0u32.. {
-                    if answered(self) {
+                    if self.answered(seen) {
                         return Ok(());
                     }
                     if i % 64 == 63 && crate::handoff::now_ns() >= until {
@@ -863,7 +876,7 @@ impl Server {
         }
         loop {
             self.word(|s| unsafe { &raw mut (*s).explorer_sleeps }).store(1, Ordering::SeqCst);
-            if answered(self) {
+            if self.answered(seen) {
                 break;
             }
             self.reply.read_exact(&mut [0u8])?;
@@ -878,8 +891,7 @@ impl Drop for Server {
         // an execution the search posted ahead and then did not want (it
         // stopped) could run on to the hang limit: kill it (had it just
         // answered, its fork server ends too, as told)
-        let answered = self.word(|s| unsafe { &raw mut (*s).answer_seq }).load(Ordering::SeqCst) != self.posted.0;
-        if self.outstanding && !answered {
+        if self.outstanding && !self.answered(self.posted.0) {
             let worker = unsafe { std::ptr::read_volatile(&(*self.shm).worker_pid) } as libc::pid_t;
             if worker > 0 {
                 unsafe { libc::kill(worker, libc::SIGKILL) };

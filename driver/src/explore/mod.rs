@@ -397,8 +397,9 @@ fn search(program: &Path, args: &[String], info: &Path, cfg: &Config, mut progre
         // the worker may run the next execution while this one is
         // analysed: then the channel's results are its (this one's events
         // are copied out first)
+        let steps = search.steps_of(flags, model_events.as_deref().unwrap_or(&s.events[..s.n_events as usize]));
         let ahead = if overlapping && !probe_due && !search.debug {
-            speculation::predict(&search, model_events.as_deref().unwrap_or(&s.events[..s.n_events as usize]))
+            speculation::predict(&search, model_events.as_deref().unwrap_or(&s.events[..s.n_events as usize]), steps.as_ref())
         } else {
             None
         };
@@ -412,7 +413,7 @@ fn search(program: &Path, args: &[String], info: &Path, cfg: &Config, mut progre
         }
         let s = server.shm();
         let events = model_events.as_deref().unwrap_or(&s.events[..s.n_events as usize]);
-        search.analyse(flags, events, status);
+        search.analyse(flags, events, status, steps);
         if search.analysis_cut {
             search.stats.stopped_by = Some("timeout");
             break;
@@ -757,10 +758,17 @@ impl<'c> Search<'c> {
         fences_logged.then(|| all_events.iter().filter(|e| e.kind != channel::EV_C11_FENCE).copied().collect())
     }
 
+    /// The steps of the execution, for its analysis (and the prediction of
+    /// the next one): None where there is nothing to analyse (no
+    /// reduction, or the events were cut short).
+    fn steps_of(&self, flags: u32, events: &[Event]) -> Option<dpor::Steps> {
+        (self.reduce && flags & channel::FL_EVENTS_TRUNC == 0).then(|| dpor::Steps::new(&self.path, events))
+    }
+
     /// What the reduction learns from the execution: races to reverse
     /// (backtrack points or wakeup sequences), and the options to try where
-    /// no race shows them.
-    fn analyse(&mut self, flags: u32, events: &[Event], status: Status) {
+    /// no race shows them. `steps`: `steps_of` the execution.
+    fn analyse(&mut self, flags: u32, events: &[Event], status: Status, steps: Option<dpor::Steps>) {
         if !self.reduce {
             return;
         }
@@ -778,7 +786,7 @@ impl<'c> Search<'c> {
                 node.explore_all = true;
             }
         } else {
-            let steps = self.steps.insert(dpor::Steps::new(path, events));
+            let steps = self.steps.insert(steps.expect("steps_of an analysed execution"));
             dpor::seen_footprints(path, steps, events);
             let Some(analysis) = self.analyzer.analyze(events) else {
                 self.analysis_cut = true;

@@ -87,7 +87,7 @@ fn sendable(sleepers: &[Rc<Step>]) -> Vec<Rc<Step>> {
 
 /// The next execution, if the analysis of the last one (`events`) adds
 /// nothing that changes it; None where it cannot be named cheaply.
-pub(super) fn predict(search: &Search, events: &[Event]) -> Option<NextRun> {
+pub(super) fn predict(search: &Search, events: &[Event], steps: Option<&dpor::Steps>) -> Option<NextRun> {
     if !search.reduce || !search.inputs.is_empty() || !search.path.iter().all(|n| n.schedule) {
         return None;
     }
@@ -111,7 +111,7 @@ pub(super) fn predict(search: &Search, events: &[Event]) -> Option<NextRun> {
         (vec![], node.inputs.clone())
     };
     // what ran at k sleeps through the branch, as next_prefix has it
-    let ran = dpor::step_at(&search.path, events, k, None);
+    let ran = dpor::step_at(&search.path, events, k, steps);
     let sleepers: Vec<Rc<Step>> = node.sleep.iter().chain(&node.explored).cloned().chain(std::iter::once(ran)).collect();
     let chosen = search.path[..k].iter().map(|n| n.chosen).chain(std::iter::once(alt)).collect();
     Some(NextRun::new(chosen, inputs, &sleepers, guide))
