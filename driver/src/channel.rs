@@ -809,7 +809,7 @@ impl Server {
         }
         let answer_seen = crate::handoff::now_ns();
         self.runs += 1;
-        if self.runs % CLAIM_EVERY == 0 {
+        if self.runs.is_multiple_of(CLAIM_EVERY) {
             self.share_cpus();
         }
         let (took, answered) = unsafe { (std::ptr::read_volatile(&(*self.shm).took_ns), std::ptr::read_volatile(&(*self.shm).answered_ns)) };
