@@ -22,6 +22,14 @@ impl DataModel {
         }
     }
 
+    /// As `--data-model` spells it.
+    pub fn name(self) -> &'static str {
+        match self {
+            DataModel::ILP32 => "ILP32",
+            DataModel::LP64 => "LP64",
+        }
+    }
+
     /// What clang needs to compile and link for this data model.
     pub fn clang_flags(self) -> &'static [&'static str] {
         match self {

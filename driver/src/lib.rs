@@ -2,6 +2,7 @@
 //! exploring their executions (`verify`).
 
 pub mod build;
+pub mod build_cmd;
 pub mod cli;
 pub mod compare;
 pub mod concolic;

@@ -57,3 +57,39 @@ fn llvm_ir_input_is_instrumented_like_c() {
     let (_, summary) = verify_json(&ll, &["--outcomes", "--model", "tso"]);
     assert_eq!(outcomes(&summary), ["r0=0 r1=0", "r0=0 r1=1", "r0=1 r1=0", "r0=1 r1=1"]);
 }
+
+/// verify builds source by running tsoify (driver/src/build_cmd.rs), so
+/// that it does not load libLLVM: its start alone cost about 50 ms of
+/// every verify run, most of them on a .tso that needs no LLVM.
+#[test]
+fn verify_does_not_load_libllvm() {
+    let readelf = tsoify::build::llvm_tool("llvm-readelf").unwrap();
+    let o = Command::new(readelf).arg("--needed-libs").arg(env!("CARGO_BIN_EXE_verify")).output().unwrap();
+    assert!(o.status.success(), "{}", String::from_utf8_lossy(&o.stderr));
+    let needed = String::from_utf8_lossy(&o.stdout);
+    assert!(needed.contains("libc.so"), "llvm-readelf listed nothing: {needed}");
+    assert!(!needed.contains("LLVM"), "verify links libLLVM again: {needed}");
+}
+
+/// The build flags verify takes reach the build: -D and -I (here they
+/// decide whether the program fails), and a bad one is a one-line usage
+/// error with tsoify's reason.
+#[test]
+fn verify_builds_source_with_its_build_flags() {
+    let dir = tempfile::tempdir().unwrap();
+    std::fs::create_dir(dir.path().join("inc")).unwrap();
+    std::fs::write(dir.path().join("inc/limit.h"), "#define LIMIT 1\n").unwrap();
+    let src = write_c(
+        dir.path(),
+        "flags.c",
+        "#include <assert.h>\n#include \"limit.h\"\nint main(void) {\n#ifdef BUG\n  assert(LIMIT == 2);\n#endif\n  return 0;\n}\n",
+    );
+    let inc = format!("-I{}", dir.path().join("inc").display());
+    let (code, out, err) = run_verify(&[&inc, src.to_str().unwrap()]);
+    assert_eq!((code, out.lines().next().unwrap_or("")), (0, "SAFE"), "{out}{err}");
+    let (code, out, err) = run_verify(&[&inc, "-DBUG", src.to_str().unwrap()]);
+    assert_eq!((code, out.lines().next().unwrap_or("")), (1, "VIOLATION assertion"), "{out}{err}");
+    let (code, out, err) = run_verify(&["-DBUG", src.to_str().unwrap()]);
+    assert_eq!(code, 3, "{out}{err}");
+    assert!(err.starts_with("verify: ") && err.contains("limit.h") && err.trim().lines().count() == 1, "{err}");
+}

@@ -9,6 +9,7 @@
 #
 # SPDX-License-Identifier: MIT
 
+import os
 import re
 
 import benchexec.result as result
@@ -40,6 +41,10 @@ class Tool(benchexec.tools.template.BaseTool2):
                 except ToolNotFoundException:
                     pass
         return tool_locator.find_executable("verify", subdir="target/release")
+
+    def program_files(self, executable):
+        # verify builds the C program by running the tsoify beside it
+        return [executable, os.path.join(os.path.dirname(executable), "tsoify")]
 
     def version(self, executable):
         # `verify --version` prints "verify 0.1.0"

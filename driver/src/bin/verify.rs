@@ -435,8 +435,8 @@ fn executable(cli: &Cli, source: &Path, keep: &tempfile::TempDir) -> (PathBuf, V
     }
     let opts = build_options(cli, cli.model.unwrap_or(1), cli.build.fences().unwrap_or_else(|e| fail(e)));
     let out = keep.path().join("prog.tso");
-    match build::build(source, &out, &opts) {
-        Ok(m) => (out, m.warnings.clone()),
+    match tsoify::build_cmd::build(source, &out, &opts, keep.path()) {
+        Ok(warnings) => (out, warnings),
         Err(e) => fail(e),
     }
 }
@@ -459,7 +459,7 @@ fn infer_fences(cli: &Cli, source: &Path, keep: &tempfile::TempDir) -> i32 {
     for round in 1.. {
         let opts = build_options(cli, model, chosen.clone());
         let out = keep.path().join(format!("prog-{round}.tso"));
-        if let Err(e) = build::build(source, &out, &opts) {
+        if let Err(e) = tsoify::build_cmd::build(source, &out, &opts, keep.path()) {
             fail(e);
         }
         let info_path = keep.path().join(format!("info-{round}.json"));
