@@ -25,7 +25,7 @@ const NONE_STATS_SECONDS: f64 = 10.0;
     name = "verify",
     version,
     about = "Check every execution of a C/pthreads program under SC, x86-TSO or PSO",
-    long_about = "Runs PROGRAM (built by `tsoify`, or a .c/.i/.ll/.bc file that is built first) natively, \
+    long_about = "Runs PROGRAM (built by `tsoify`, or a .c/.i/.ll/.bc file that is built first, by the tsoify beside verify or on PATH) natively, \
 once per execution, and explores every thread schedule and every way the store buffers can reach memory \
 (depth-first, with dynamic partial order reduction; executions run in a separate worker process restored \
 from a snapshot between runs, so a crash or hang of the program cannot harm the search). Reports SAFE when no execution fails, VIOLATION with a step-by-step trace when one does \
