@@ -85,12 +85,9 @@ impl Workdir {
     }
 }
 
-fn run_tool(cmd: &mut Command, what: &str, input: &Path) -> Result<()> {
-    run_tool_as(cmd, what, input, DataModel::LP64)
-}
-
-/// `run_tool` for a step that builds for `dm`: a 32-bit build that fails
-/// for want of the 32-bit C library says how to get it.
+/// Run a tool of the build (clang) for `dm`; its first error is the
+/// one-line message. A 32-bit build that fails for want of the 32-bit C
+/// library says how to get it.
 fn run_tool_as(cmd: &mut Command, what: &str, input: &Path, dm: DataModel) -> Result<()> {
     let out = cmd.output().with_context(|| format!("cannot run {:?}", cmd.get_program()))?;
     if !out.status.success() {
@@ -123,7 +120,7 @@ fn compile_c(wd: &Workdir, input: &Path, opts: &BuildOptions) -> Result<PathBuf>
     cmd.arg(input).arg("-o").arg(&raw);
     run_tool_as(&mut cmd, "compiling", input, opts.data_model)?;
     let promoted = wd.path("prog.sroa.bc");
-    run_tool(Command::new(llvm_tool("opt")?).args(["-passes=sroa"]).arg(&raw).arg("-o").arg(&promoted), "optimising", input)?;
+    tsoify_pass::promote_file(&raw, &promoted).map_err(|e| input_error(format!("{}: {e}", input.display())))?;
     Ok(promoted)
 }
 
@@ -156,10 +153,8 @@ fn compile_cxx(wd: &Workdir, input: &Path, opts: &BuildOptions) -> Result<PathBu
     }
     // the library's header code folded into the user's functions
     // (pass/src/cxx.rs, mark_library_inline)
-    let marked = wd.path("prog.inline.bc");
-    tsoify_pass::mark_library_inline_file(&raw, &marked).map_err(|e| input_error(format!("{}: {e}", input.display())))?;
     let promoted = wd.path("prog.sroa.bc");
-    run_tool(Command::new(llvm_tool("opt")?).args(["-passes=always-inline,sroa"]).arg(&marked).arg("-o").arg(&promoted), "optimising", input)?;
+    tsoify_pass::prepare_cxx_file(&raw, &promoted).map_err(|e| input_error(format!("{}: {e}", input.display())))?;
     Ok(promoted)
 }
 
