@@ -5,7 +5,7 @@
 //! so linked libLLVM, whose start alone (340,000 relocations, 2,500 page
 //! faults) cost about 50 ms of wall time on the test machine: every `verify
 //! prog.tso`, most of them on an instrumented program that needs no LLVM
-//! at all, paid it (dekker under TSO: 60 ms, 8 ms without). Now the build
+//! at all, paid it (dekker under TSO: 53 ms of wall time, 11 without). Now the build
 //! runs in a `tsoify` process and `verify` does not load libLLVM.
 
 use crate::build::{model_name, BuildOptions, InputError};

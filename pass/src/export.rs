@@ -24,7 +24,6 @@ use llvm_sys::core::*;
 use llvm_sys::linker::LLVMLinkModules2;
 use llvm_sys::prelude::*;
 use llvm_sys::target::{LLVMABIAlignmentOfType, LLVMGetModuleDataLayout};
-use llvm_sys::transforms::pass_builder::*;
 use llvm_sys::LLVMLinkage;
 
 /// Prefix of every symbol the export runtime brings into the module.
@@ -151,14 +150,8 @@ pub fn link_runtime(module: &Module, runtime: &[u8], glue: Option<&[u8]>) -> Res
             }
         }
         align_globals(module.m);
-        let opts = LLVMCreatePassBuilderOptions();
-        let err = LLVMRunPasses(module.m, c"globaldce".as_ptr(), std::ptr::null_mut(), opts);
-        LLVMDisposePassBuilderOptions(opts);
-        if !err.is_null() {
-            let msg = llvm_sys::error::LLVMGetErrorMessage(err);
-            return Err(PassError::Invalid(ir::message(msg)));
-        }
     }
+    module.run_passes(c"globaldce")?;
     module.verify()
 }
 

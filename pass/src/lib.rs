@@ -110,8 +110,8 @@ pub fn instrument_ir(text: &str, opts: &Options) -> Result<Instrumented, PassErr
 /// test machine), and tsoify has LLVM loaded already.
 pub fn promote_file(input: &std::path::Path, output: &std::path::Path) -> Result<(), PassError> {
     let m = module::Module::parse_file(input)?;
-    run_passes(&m, c"sroa")?;
-    write_bitcode(&m, output)
+    m.run_passes(c"sroa")?;
+    m.write_bc(output)
 }
 
 /// C++ preparation: mark the library-header functions of the module in
@@ -121,29 +121,8 @@ pub fn promote_file(input: &std::path::Path, output: &std::path::Path) -> Result
 pub fn prepare_cxx_file(input: &std::path::Path, output: &std::path::Path) -> Result<usize, PassError> {
     let m = module::Module::parse_file(input)?;
     let n = cxx::mark_library_inline(m.m);
-    run_passes(&m, c"always-inline,sroa")?;
-    write_bitcode(&m, output)?;
+    m.run_passes(c"always-inline,sroa")?;
+    m.write_bc(output)?;
     Ok(n)
 }
 
-/// Run LLVM's new pass manager on `m` with a pipeline in `opt -passes=` syntax.
-fn run_passes(m: &module::Module, passes: &std::ffi::CStr) -> Result<(), PassError> {
-    use llvm_sys::transforms::pass_builder::*;
-    unsafe {
-        let opts = LLVMCreatePassBuilderOptions();
-        let err = LLVMRunPasses(m.m, passes.as_ptr(), std::ptr::null_mut(), opts);
-        LLVMDisposePassBuilderOptions(opts);
-        if !err.is_null() {
-            return Err(PassError::Invalid(ir::message(llvm_sys::error::LLVMGetErrorMessage(err))));
-        }
-    }
-    Ok(())
-}
-
-fn write_bitcode(m: &module::Module, output: &std::path::Path) -> Result<(), PassError> {
-    let p = ir::cstr(&output.display().to_string());
-    if unsafe { llvm_sys::bit_writer::LLVMWriteBitcodeToFile(m.m, p.as_ptr()) } != 0 {
-        return Err(PassError::Write { path: output.display().to_string(), reason: "LLVM could not write bitcode".into() });
-    }
-    Ok(())
-}

@@ -38,6 +38,29 @@ impl Drop for Module {
 }
 
 impl Module {
+    /// Run LLVM's new pass manager on the module with a pipeline in `opt
+    /// -passes=` syntax.
+    pub fn run_passes(&self, passes: &std::ffi::CStr) -> Result<(), PassError> {
+        use llvm_sys::transforms::pass_builder::*;
+        unsafe {
+            let opts = LLVMCreatePassBuilderOptions();
+            let err = LLVMRunPasses(self.m, passes.as_ptr(), std::ptr::null_mut(), opts);
+            LLVMDisposePassBuilderOptions(opts);
+            if !err.is_null() {
+                return Err(PassError::Invalid(ir::message(llvm_sys::error::LLVMGetErrorMessage(err))));
+            }
+        }
+        Ok(())
+    }
+
+    pub fn write_bc(&self, path: &Path) -> Result<(), PassError> {
+        let p = ir::cstr(&path.display().to_string());
+        if unsafe { LLVMWriteBitcodeToFile(self.m, p.as_ptr()) } != 0 {
+            return Err(PassError::Write { path: path.display().to_string(), reason: "LLVM could not write bitcode".into() });
+        }
+        Ok(())
+    }
+
     pub fn parse_file(path: &Path) -> Result<Module, PassError> {
         let bytes = std::fs::read(path)
             .map_err(|e| PassError::Read { path: path.display().to_string(), reason: e.to_string() })?;
@@ -137,10 +160,6 @@ impl Instrumented {
     }
 
     pub fn write_bc(&self, path: &Path) -> Result<(), PassError> {
-        let p = ir::cstr(&path.display().to_string());
-        if unsafe { LLVMWriteBitcodeToFile(self.module.m, p.as_ptr()) } != 0 {
-            return Err(PassError::Write { path: path.display().to_string(), reason: "LLVM could not write bitcode".into() });
-        }
-        Ok(())
+        self.module.write_bc(path)
     }
 }
