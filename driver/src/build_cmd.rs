@@ -3,10 +3,11 @@
 //! `verify` accepts source (.c, .i, .ll, .bc) and rebuilds programs with
 //! fences (`--infer-fences`); it used to call `build::build` itself, and
 //! so linked libLLVM, whose start alone (340,000 relocations, 2,500 page
-//! faults) cost about 50 ms of wall time on the test machine: every `verify
-//! prog.tso`, most of them on an instrumented program that needs no LLVM
-//! at all, paid it (dekker under TSO: 53 ms of wall time, 11 without). Now the build
-//! runs in a `tsoify` process and `verify` does not load libLLVM.
+//! faults) cost about 12 ms of CPU and 20-60 ms of wall time on the test
+//! machine: every `verify prog.tso`, most of them on an instrumented
+//! program that needs no LLVM at all, paid it (dekker under TSO: 53 ms of
+//! wall time, 11 without). Now the build runs in a `tsoify` process and
+//! `verify` does not load libLLVM.
 
 use crate::build::{model_name, BuildOptions, InputError};
 use anyhow::{anyhow, Result};

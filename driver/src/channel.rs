@@ -698,18 +698,17 @@ impl Server {
     /// one when this verify waits and one is free (see `CpuClaim`).
     fn share_cpus(&mut self) {
         let pids = self.program_pids();
-        let pids = &pids[..];
         if let Some(claim) = self.cpu.as_mut().filter(|c| c.worker.is_some()) {
             if Wanting::anyone() {
                 claim.worker = None;
                 if self.handoff.yielding() {
-                    claim.gather(true, pids);
+                    claim.gather(true, &pids);
                 }
                 self.word(|s| unsafe { &raw mut (*s).handoff }).store(self.handoff_mode(), Ordering::Relaxed);
             }
         } else if self.wanting.is_some() {
             if let Some(claim) = CpuClaim::take(false) {
-                claim.gather(true, pids);
+                claim.gather(true, &pids);
                 self.cpu = Some(claim);
                 self.handoff = crate::handoff::Handoff::new(true);
                 self.wanting = None;

@@ -125,4 +125,3 @@ pub fn prepare_cxx_file(input: &std::path::Path, output: &std::path::Path) -> Re
     m.write_bc(output)?;
     Ok(n)
 }
-

@@ -397,9 +397,10 @@ fn search(program: &Path, args: &[String], info: &Path, cfg: &Config, mut progre
         // the worker may run the next execution while this one is
         // analysed: then the channel's results are its (this one's events
         // are copied out first)
-        let steps = search.steps_of(flags, model_events.as_deref().unwrap_or(&s.events[..s.n_events as usize]));
+        let last = model_events.as_deref().unwrap_or(&s.events[..s.n_events as usize]);
+        let steps = search.steps_of(flags, last);
         let ahead = if overlapping && !probe_due && !search.debug {
-            speculation::predict(&search, model_events.as_deref().unwrap_or(&s.events[..s.n_events as usize]), steps.as_ref())
+            speculation::predict(&search, last, steps.as_ref())
         } else {
             None
         };
