@@ -27,6 +27,27 @@ pub struct Scratch {
     /// how many first steps the next execution analysed shares with the
     /// last one (`Scratch::shares`)
     pub(super) shared_steps: usize,
+    /// per race of the last execution (by its place in `Analysis::races`),
+    /// the sleeper found to cover its wakeup sequence, when that answer
+    /// holds for the next execution too (see `SleeperCover`)
+    pub(super) sleeper_covers: Vec<Option<SleeperCover>>,
+}
+
+/// A race's wakeup sequence was covered by sleeping or explored step `z`
+/// (`Seq::covered_by_sleeper`). The sequence of the same race in the next
+/// execution is the same over the free steps the two executions share
+/// (`FreeAfter::keep`), and only its rest differs. Where `z`'s process
+/// first runs in the sequence at a shared step (`first`), the answer rests
+/// on the steps up to there only and holds again; where it runs first at
+/// the race's own step or not at all, the answer is a conjunction over the
+/// sequence's steps, and only the rest needs asking. (lastzero at N = 12
+/// placed 224,000 races per 15,000 executions, most of them the last
+/// execution's races covered again by the same sleeper.)
+#[derive(Clone)]
+pub(super) struct SleeperCover {
+    pub(super) z: Rc<Step>,
+    /// the step of the sequence where `z`'s process first runs
+    pub(super) first: Option<usize>,
 }
 
 impl Scratch {
@@ -54,7 +75,8 @@ pub(super) struct FreeAfter {
 impl FreeAfter {
     /// For a new execution of `n` steps whose first `keep` are the last
     /// one's (`Steps::shared_with`), which had `last_steps` steps.
-    pub(super) fn keep(&mut self, keep: usize, last_steps: usize, n: usize, cacheable: bool) {
+    /// Returns how many first steps' lists, and free steps in them, were kept.
+    pub(super) fn keep(&mut self, keep: usize, last_steps: usize, n: usize, cacheable: bool) -> usize {
         // the last step of either execution ended it and is never free
         // in it: what was kept must hold neither
         let keep = if cacheable { keep.min(last_steps.saturating_sub(1)).min(n.saturating_sub(1)) } else { 0 };
@@ -69,6 +91,7 @@ impl FreeAfter {
         }
         self.lists.resize_with(n, Vec::new);
         self.upto.resize(n, 0);
+        keep
     }
 
     /// The free steps after sj to the end of `x`.

@@ -85,7 +85,7 @@ pub use execution::Scratch;
 pub use options::OptionSet;
 pub use source::add_backtracks;
 pub use wakeup::{guide_for, hand_down, insert_wakeups, Insertions, WNode};
-use execution::Execution;
+use execution::{Execution, SleeperCover};
 
 /// `TSOIFY_DEBUG_POR` is set: print what the reduction does (read once;
 /// it is asked for every race).

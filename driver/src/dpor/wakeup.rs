@@ -88,7 +88,9 @@ pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analys
     let reuse = scratch.shared_steps;
     let x = Execution::new(steps, events, analysis, ran_out, &mut scratch.tables, reuse);
     let free_after = &mut scratch.free;
-    free_after.keep(reuse, last_steps, x.steps.node.len(), !x.steps.has_blocks());
+    let kept = free_after.keep(reuse, last_steps, x.steps.node.len(), !x.steps.has_blocks());
+    let covers = &mut scratch.sleeper_covers;
+    covers.resize(x.a.races.len(), None);
     let mut out = Insertions::default();
     // each step's description, made (or found kept) when a sequence holding it is inserted
     let described = &mut scratch.described;
@@ -101,13 +103,50 @@ pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analys
     } else {
         vec![]
     };
-    for &(j, i) in &x.a.races {
+    for (r, &(j, i)) in x.a.races.iter().enumerate() {
+        let cover = covers[r].take();
         // i in an atomic block: the reversal starts the block (x.race_step)
         let (Some(sj), Some(si)) = (x.race_step(j), x.race_step(i)) else { continue };
         if si <= sj {
             continue;
         }
         let k = x.steps.node[sj];
+        // the last execution's answer for this race, where it still holds
+        // (`SleeperCover`): the race's steps are among the shared steps,
+        // the sleeper is still there, and the race is no store that needed
+        // room (whose check reads the whole sequence)
+        if let Some(c) = cover.filter(|c| si < kept && !needs_room(&events[i]) && path[k].sleep.iter().chain(&path[k].explored).any(|z| Rc::ptr_eq(z, &c.z))) {
+            let covered = match c.first {
+                // the answer rests on shared steps only
+                Some(s) if s < kept && s != si => true,
+                Some(s) if s != si => false,
+                // the sleeper's process is not in the sequence before i's
+                // step, and the sequence's shared part was found
+                // independent of it: ask about the rest only
+                _ => {
+                    let free = free_after.get(&x, sj);
+                    v.clear();
+                    v.extend(free[free.partition_point(|&s| s < kept)..].iter().copied().filter(|&s| s != si));
+                    v.push(si);
+                    let rest = Seq { x: &x, steps: std::mem::take(&mut v), front: 0, open: None, summary: std::cell::OnceCell::new(), values: &step_values };
+                    let covered = rest.first_of(c.z.proc).is_none_or(|n| n + 1 == rest.live().len()) && rest.covered_by_sleeper(&c.z);
+                    v = rest.steps;
+                    covered
+                }
+            };
+            if covered {
+                #[cfg(debug_assertions)]
+                {
+                    let mut v: Vec<usize> = free_after.get(&x, sj).iter().copied().filter(|&s| s != si).collect();
+                    v.push(si);
+                    let seq = Seq { x: &x, steps: v, front: 0, open: None, summary: std::cell::OnceCell::new(), values: &step_values };
+                    assert!(seq.covered_by_sleeper(&c.z), "race {j} -> {i}: the kept sleeper no longer covers it");
+                }
+                out.redundant += 1;
+                covers[r] = Some(c);
+                continue;
+            }
+        }
         // the reversing sequence: every later step that need not follow sj
         // (the rest of the execution, as in the paper), then i's step
         // (races share it; see FreeAfter)
@@ -138,7 +177,8 @@ pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analys
         let open = x.steps.in_block(si).then_some(si);
         let mut seq = Seq { x: &x, steps: std::mem::take(&mut v), front: 0, open, summary: std::cell::OnceCell::new(), values: &step_values };
         let node = &path[k];
-        if node.sleep.iter().chain(&node.explored).any(|z| seq.covered_by_sleeper(z)) {
+        if let Some(z) = node.sleep.iter().chain(&node.explored).find(|z| seq.covered_by_sleeper(z)) {
+            covers[r] = (seq.open.is_none()).then(|| SleeperCover { z: z.clone(), first: seq.first_of(z.proc).map(|n| seq.live()[n]) });
             if debug_por() {
                 eprintln!("redundant (sleeper) race {j} -> {i} at node {k}: v = {:?}", seq.live().iter().map(|&s| (x.steps.proc[s], x.steps.start[s])).collect::<Vec<_>>());
             }
@@ -187,7 +227,7 @@ pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analys
 /// (n6-3 under PSO with one buffer entry, flushes tried first).
 fn room_in_reversal(x: &Execution, events: &[Event], i: usize, sj: usize, si: usize, before: &[usize]) -> bool {
     let store = &events[i];
-    if store.kind != crate::channel::EV_STORE || store.aux & 4 == 0 {
+    if !needs_room(store) {
         return true;
     }
     let needed = (store.aux >> 8) as usize;
@@ -196,6 +236,12 @@ fn room_in_reversal(x: &Execution, events: &[Event], i: usize, sj: usize, si: us
     let ahead: usize = before.iter().map(|&s| x.steps.events(s).filter(own_flush).count()).sum();
     let own = (x.steps.start[si]..i).filter(own_flush).count();
     earlier + ahead + own >= needed
+}
+
+/// A store that found room in a bounded buffer only because entries of
+/// its thread had left (`room_in_reversal`).
+fn needs_room(e: &Event) -> bool {
+    e.kind == crate::channel::EV_STORE && e.aux & 4 != 0
 }
 
 /// A sequence of steps of one execution (a wakeup sequence being inserted).
