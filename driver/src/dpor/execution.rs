@@ -132,6 +132,14 @@ pub(super) struct StepTables {
     joined_at: Vec<usize>,
     /// per step, what its events touch (`Seq::summary` joins them)
     pub(super) touched: Vec<FootprintSummary>,
+    /// per step s, `reach(s)` cut to the processes with an index (`procs`
+    /// cells), or for a step without events its anchor's clock (zeros
+    /// without one), all in one run: `not_after_from` asks the same
+    /// process's entry of every later step, and found each step's row in
+    /// one of three places (`reach_at`, `anchors`) at several times the cost
+    reach_rows: Vec<u32>,
+    /// the cells per row of `reach_rows`
+    procs: usize,
     /// the clocks' width the tables were made with
     width: usize,
     /// `anchors`' per-process rows
@@ -197,6 +205,7 @@ impl<'a> Execution<'a> {
         }
         b.roots_at.push(b.root_entries.len());
         anchors(steps, events, &a.clocks, b);
+        reach_rows(keep, n, &a.clocks, b);
         b.ends.clear();
         b.ends.extend((0..n).map(|s| steps.ends_execution(s, !ran_out)));
         #[cfg(debug_assertions)]
@@ -205,6 +214,7 @@ impl<'a> Execution<'a> {
             Execution::new(steps, events, a, ran_out, &mut fresh, 0);
             assert_eq!((&b.root_entries, &b.roots_at, &b.joined, &b.joined_at, &b.touched), (&fresh.root_entries, &fresh.roots_at, &fresh.joined, &fresh.joined_at, &fresh.touched), "reused step tables differ ({keep} steps kept)");
             assert!(b.reach_at.iter().zip(&fresh.reach_at).all(|(x, y)| x == y) && b.reach_at.len() == fresh.reach_at.len(), "reused reach differs");
+            assert_eq!(b.reach_rows, fresh.reach_rows, "reused reach rows differ ({keep} steps kept)");
         }
         Execution { events, steps, a, last_ends: !ran_out, b }
     }
@@ -316,6 +326,23 @@ impl<'a> Execution<'a> {
     /// the scan must have passed it).
     fn not_after_from(&self, sj: usize, from: usize, limit: usize, free: &mut Vec<usize>) {
         debug_assert!(from == sj + 1 || !self.steps.has_blocks());
+        // (the common case: sj is one process's step, and nothing joins
+        // the roots on the way)
+        let by_column = match self.roots(sj) {
+            &[(q, v)] if !self.steps.has_blocks() => Some((q, v)),
+            _ => None,
+        };
+        if let Some((q, v)) = by_column {
+            let (procs, proc) = (self.b.procs, self.steps.proc[sj]);
+            for s in from..limit {
+                // a step without events follows its own process's earlier steps
+                let follows = self.b.reach_rows[s * procs + q] >= v || (self.b.reach_at[s] == Reach::Nothing && self.steps.proc[s] == proc);
+                if !follows && !self.b.ends[s] {
+                    free.push(s);
+                }
+            }
+            return;
+        }
         // events whatever happens after must follow sj: sj's own, and all
         // of every block that must follow it
         // (as clock entries: see `roots`)
@@ -395,6 +422,26 @@ fn anchors(steps: &Steps, events: &[Event], clocks: &analysis::Clocks, b: &mut S
         }
         seen = seen.max(steps.start[s]);
         *anchor = clocks.index_of(steps.proc[s]).and_then(|q| [last_of[q], spawn_of[q]].into_iter().find(|&i| i != NONE));
+    }
+}
+
+/// `StepTables::reach_rows` from step `keep` on (those before it are
+/// kept, unless the number of processes changed), for the `n` steps of
+/// the execution; `b.anchors` made already.
+fn reach_rows(keep: usize, n: usize, clocks: &analysis::Clocks, b: &mut StepTables) {
+    let (width, procs) = (clocks.width(), clocks.procs());
+    let keep = if b.procs == procs { keep } else { 0 };
+    b.procs = procs;
+    let StepTables { joined, anchors, reach_at, reach_rows, .. } = b;
+    reach_rows.truncate(keep * procs);
+    for s in keep..n {
+        let row = match (reach_at[s], anchors[s]) {
+            (Reach::Row(y), _) => clocks.row(y),
+            (Reach::Joined(at), _) => &joined[at..at + width],
+            (Reach::Nothing, Some(m)) => clocks.row(m),
+            (Reach::Nothing, None) => &joined[..width],
+        };
+        reach_rows.extend_from_slice(&row[..procs]);
     }
 }
 
