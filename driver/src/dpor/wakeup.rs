@@ -297,9 +297,13 @@ impl<'a> Seq<'a> {
             Some(n) => !self.x.step_hb(&self.live()[..n], self.live()[n]),
             None => {
                 let z = z();
+                // (step by step, a step whose summary shares no bit with
+                // z's conflicts with none of it: most of a long sequence
+                // the summary of all of it could not clear)
+                let may_conflict = |s: usize| z.open || z.touched().meets(&self.x.b.touched[s]);
                 self.open.is_none()
                     && ((!z.open && !z.touched().meets(self.summary()))
-                        || !self.live().iter().any(|&s| self.x.steps.events(s).any(|m| self.conflicts(z, m))))
+                        || !self.live().iter().any(|&s| may_conflict(s) && self.x.steps.events(s).any(|m| self.conflicts(z, m))))
             }
         }
     }
