@@ -72,6 +72,11 @@ impl Clocks {
         self.stride
     }
 
+    /// How many processes have an index (the rest of a row is zeros).
+    pub(super) fn procs(&self) -> usize {
+        self.index.len()
+    }
+
     /// Event a's own entry: (its process's index, its clock there); b
     /// comes after a exactly when b's row reaches that value there.
     pub(super) fn entry(&self, events: &[Event], a: usize) -> (usize, u32) {
@@ -505,7 +510,7 @@ impl<'a> Sweep<'a> {
         for v in self.b.proc_clock.iter_mut().chain(&mut self.b.flushed) {
             v.resize(stride, 0);
         }
-        self.b.proc_clock.resize(stride, vec![0; stride]);
+        self.b.proc_clock.resize_with(stride, || vec![0; stride]);
         self.b.pending_stores.resize(stride, VecDeque::new());
         self.b.seen.resize(stride, false);
         self.b.c.resize(stride, 0);
@@ -533,8 +538,7 @@ impl<'a> Sweep<'a> {
             self.index(q);
         }
         self.b.pidx.push(p);
-        let stride = self.a.clocks.stride;
-        self.a.clocks.cells.resize((i + 1) * stride, 0);
+        debug_assert_eq!(self.a.clocks.cells.len(), i * self.a.clocks.stride);
         let Sweep { a, present, b } = self;
         let SweepBuffers { pidx, proc_clock, flushed, flushes_of, pending_stores, seen, c, covered, done, later, racing_flushes } = b;
         let Analysis { clocks: ev, races, .. } = &mut **a;
@@ -659,9 +663,8 @@ impl<'a> Sweep<'a> {
             EV_JOIN => {
                 // after everything the joined thread and its buffers did
                 let u = ev.index.get(e.aux);
-                let (joined, own) = (proc_clock[u].clone(), &mut *c);
-                join(own, &joined);
-                join(own, &flushed[e.aux as usize]);
+                join(c, &proc_clock[u]);
+                join(c, &flushed[e.aux as usize]);
             }
             EV_FLUSH => {
                 let t = owner_of_flush(e);
@@ -677,7 +680,9 @@ impl<'a> Sweep<'a> {
             forget_dropped(&mut pending_stores[ev.index.get(e.aux)], events, e);
         }
         proc_clock[p].copy_from_slice(c);
-        ev.cells[i * stride..(i + 1) * stride].copy_from_slice(c);
+        // (event i's row, the next one: the rows of earlier events only
+        // are read above)
+        ev.cells.extend_from_slice(c);
     }
 }
 
@@ -714,9 +719,11 @@ pub(super) fn join(a: &mut [u32], b: &[u32]) {
     // Rows are as wide as the execution has processes, and under PSO each
     // (thread, address) buffer is one: hundreds in a program that stores
     // to an array. The baseline x86-64 build has no unsigned 32-bit max
-    // (five SSE2 instructions per four entries), AVX2 has one for eight.
+    // (five SSE2 instructions per four entries), AVX2 has one for eight;
+    // it pays from two of those (lastzero at N = 9, 32-entry rows: 3% of
+    // verify's instructions with the threshold at 16 instead of 64).
     #[cfg(target_arch = "x86_64")]
-    if a.len() >= 64 && std::arch::is_x86_feature_detected!("avx2") {
+    if a.len() >= 16 && std::arch::is_x86_feature_detected!("avx2") {
         // SAFETY: the CPU has AVX2, checked just now
         return unsafe { join_avx2(a, b) };
     }
