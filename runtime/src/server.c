@@ -279,12 +279,16 @@ static _Noreturn void run_worker(int argc, char **argv, char **envp, int cmd_fd,
      * sleepers and guide) and write (its results), as many as the last
      * one used, fetched in one burst rather than one by one as the
      * execution reaches them */
-    prefetch_lines(s->choices, (size_t)s->trail_len * sizeof s->choices[0]);
-    prefetch_lines(s->events, (size_t)s->n_events * sizeof s->events[0]);
-    prefetch_lines(s->option_procs, (size_t)s->n_options * sizeof s->option_procs[0]);
-    prefetch_lines(s->sleep_procs, (size_t)s->n_sleep_procs * sizeof s->sleep_procs[0]);
-    prefetch_lines(s->sleepers, (size_t)s->n_sleepers * sizeof s->sleepers[0]);
-    prefetch_lines(s->guide, (size_t)s->guide_len * sizeof s->guide[0]);
+    /* (a count may pass its array's end: a log that overflowed) */
+#define PREFETCH_USED(array, used) \
+  prefetch_lines(array, ((used) < sizeof array / sizeof array[0] ? (used) : sizeof array / sizeof array[0]) * sizeof array[0])
+    PREFETCH_USED(s->choices, s->trail_len);
+    PREFETCH_USED(s->events, s->n_events);
+    PREFETCH_USED(s->option_procs, s->n_options);
+    PREFETCH_USED(s->sleep_procs, s->n_sleep_procs);
+    PREFETCH_USED(s->sleepers, s->n_sleepers);
+    PREFETCH_USED(s->guide, s->guide_len);
+#undef PREFETCH_USED
     reset_results(s);
     /* a probe's value choices are random too (rt_choose) */
     rt_random_state = s->probe ? (uint64_t)s->probe * 0x9e3779b97f4a7c15ull : 0;
