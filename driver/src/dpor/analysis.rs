@@ -17,13 +17,16 @@ use std::collections::VecDeque;
 struct ProcIndex {
     slots: Vec<u32>,
     len: usize,
+    /// per index, its process and the event that gave it (ascending)
+    given: Vec<(u32, usize)>,
 }
 
 impl ProcIndex {
     const NONE: u32 = u32::MAX;
 
-    /// The index of `proc`, given the next free one if it has none.
-    fn insert(&mut self, proc: u32) -> usize {
+    /// The index of `proc`, given the next free one if it has none (by
+    /// event `at`).
+    fn insert(&mut self, proc: u32, at: usize) -> usize {
         let p = proc as usize;
         if p >= self.slots.len() {
             self.slots.resize(p + 1, Self::NONE);
@@ -31,8 +34,21 @@ impl ProcIndex {
         if self.slots[p] == Self::NONE {
             self.slots[p] = self.len as u32;
             self.len += 1;
+            self.given.push((proc, at));
         }
         self.slots[p] as usize
+    }
+
+    /// Only the indices the first `events` events gave: those of the
+    /// execution that shares them (indices go in order of first
+    /// occurrence, so they are the first ones).
+    fn cut(&mut self, events: usize) {
+        let keep = self.given.partition_point(|&(_, at)| at < events);
+        for &(p, _) in &self.given[keep..] {
+            self.slots[p as usize] = Self::NONE;
+        }
+        self.given.truncate(keep);
+        self.len = keep;
     }
 
     fn get(&self, proc: u32) -> usize {
@@ -418,7 +434,6 @@ impl SweepBuffers {
     /// As new for an execution of `threads` threads (the per-process rows
     /// are zeros, as long as before: `Sweep::widen` makes them longer).
     fn reset(&mut self, threads: usize) {
-        self.pidx.clear();
         self.proc_clock.iter_mut().for_each(|v| v.fill(0));
         self.flushed.resize_with(threads, Vec::new);
         self.flushed.iter_mut().for_each(|v| v.fill(0));
@@ -448,13 +463,19 @@ impl<'a> Sweep<'a> {
         let threads = events.iter().map(|e| 1 + thread_of(e)).max().unwrap_or(1);
         let mut b = buffers;
         b.reset(threads);
-        // the prefix's processes keep their indices (order of first occurrence)
-        a.clocks.index = ProcIndex::default();
-        for e in &events[..shared] {
-            b.pidx.push(a.clocks.index.insert(e.fp.proc));
-            for p in created(e) {
-                a.clocks.index.insert(p);
-            }
+        // the prefix's processes keep their indices (order of first
+        // occurrence), and its events their processes' indices
+        a.clocks.index.cut(shared);
+        b.pidx.truncate(shared);
+        #[cfg(debug_assertions)]
+        {
+            let mut index = ProcIndex::default();
+            let pidx: Vec<usize> = events[..shared].iter().enumerate().map(|(i, e)| {
+                let p = index.insert(e.fp.proc, i);
+                created(e).for_each(|q| { index.insert(q, i); });
+                p
+            }).collect();
+            assert_eq!((b.pidx.as_slice(), &index.given), (pidx.as_slice(), &a.clocks.index.given), "kept process indices differ");
         }
         a.clocks.cells.truncate(shared * a.clocks.stride);
         let first_new = a.races.partition_point(|&(_, i)| i < shared);
@@ -519,8 +540,8 @@ impl<'a> Sweep<'a> {
         self.b.done.resize(stride, false);
     }
 
-    fn index(&mut self, proc: u32) -> usize {
-        let q = self.a.clocks.index.insert(proc);
+    fn index(&mut self, proc: u32, at: usize) -> usize {
+        let q = self.a.clocks.index.insert(proc, at);
         if q >= self.a.clocks.stride {
             self.widen(q + 1);
         }
@@ -533,9 +554,9 @@ impl<'a> Sweep<'a> {
     fn add(&mut self, events: &[Event], i: usize, candidates: &[u32], procs: Option<&ProcCounts>) {
         let e = &events[i];
         let f = &e.fp;
-        let p = self.index(f.proc);
+        let p = self.index(f.proc, i);
         for q in created(e) {
-            self.index(q);
+            self.index(q, i);
         }
         self.b.pidx.push(p);
         debug_assert_eq!(self.a.clocks.cells.len(), i * self.a.clocks.stride);
