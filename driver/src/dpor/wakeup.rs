@@ -61,13 +61,23 @@ impl WNode {
 
     /// The subtrees after the first step: the rest of the run, or the children.
     pub(super) fn after_first(self) -> Vec<WNode> {
+        let mut after = vec![];
+        self.after_first_into(&mut after);
+        after
+    }
+
+    /// `after_first` into `after` (empty), whose room a run's rest reuses:
+    /// following a branch step by step allocated a list per step.
+    fn after_first_into(self, after: &mut Vec<WNode>) {
+        debug_assert!(after.is_empty());
         let WNode { mut steps, mut heads, children, inputs } = self;
         if steps.len() == 1 {
-            return children;
+            *after = children;
+            return;
         }
         steps.pop_front();
         heads.pop_front();
-        vec![WNode { steps, heads, children, inputs }]
+        after.push(WNode { steps, heads, children, inputs });
     }
 }
 
@@ -517,7 +527,8 @@ pub fn hand_down(path: &mut [Node], k: usize, branch: WNode) {
             return;
         }
         let first = children.remove(0);
-        node.wut = children;
-        children = first.after_first();
+        // (the siblings stay here; without any, the list's room goes on)
+        node.wut = if children.is_empty() { vec![] } else { std::mem::take(&mut children) };
+        first.after_first_into(&mut children);
     }
 }
