@@ -260,6 +260,11 @@ static void prefetch_lines(const void *p, size_t bytes) {
 #endif
 }
 
+/* prefetch_lines over the first `used` entries of a channel array (a
+ * count may pass its array's end: a log that overflowed) */
+#define PREFETCH_USED(array, used) \
+  prefetch_lines(array, ((used) < sizeof array / sizeof array[0] ? (used) : sizeof array / sizeof array[0]) * sizeof array[0])
+
 static _Noreturn void run_worker(int argc, char **argv, char **envp, int cmd_fd, int reply_fd) {
   size_t len = (size_t)(_end - __data_start);
   char *snapshot = rt_scratch(len);
@@ -279,16 +284,12 @@ static _Noreturn void run_worker(int argc, char **argv, char **envp, int cmd_fd,
      * sleepers and guide) and write (its results), as many as the last
      * one used, fetched in one burst rather than one by one as the
      * execution reaches them */
-    /* (a count may pass its array's end: a log that overflowed) */
-#define PREFETCH_USED(array, used) \
-  prefetch_lines(array, ((used) < sizeof array / sizeof array[0] ? (used) : sizeof array / sizeof array[0]) * sizeof array[0])
     PREFETCH_USED(s->choices, s->trail_len);
     PREFETCH_USED(s->events, s->n_events);
     PREFETCH_USED(s->option_procs, s->n_options);
     PREFETCH_USED(s->sleep_procs, s->n_sleep_procs);
     PREFETCH_USED(s->sleepers, s->n_sleepers);
     PREFETCH_USED(s->guide, s->guide_len);
-#undef PREFETCH_USED
     reset_results(s);
     /* a probe's value choices are random too (rt_choose) */
     rt_random_state = s->probe ? (uint64_t)s->probe * 0x9e3779b97f4a7c15ull : 0;

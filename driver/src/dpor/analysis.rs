@@ -16,7 +16,6 @@ use std::collections::VecDeque;
 #[derive(Default, Clone)]
 struct ProcIndex {
     slots: Vec<u32>,
-    len: usize,
     /// per index, its process and the event that gave it (ascending)
     given: Vec<(u32, usize)>,
 }
@@ -32,8 +31,7 @@ impl ProcIndex {
             self.slots.resize(p + 1, Self::NONE);
         }
         if self.slots[p] == Self::NONE {
-            self.slots[p] = self.len as u32;
-            self.len += 1;
+            self.slots[p] = self.given.len() as u32;
             self.given.push((proc, at));
         }
         self.slots[p] as usize
@@ -48,7 +46,6 @@ impl ProcIndex {
             self.slots[p as usize] = Self::NONE;
         }
         self.given.truncate(keep);
-        self.len = keep;
     }
 
     fn get(&self, proc: u32) -> usize {
@@ -58,7 +55,7 @@ impl ProcIndex {
     }
 
     fn len(&self) -> usize {
-        self.len
+        self.given.len()
     }
 }
 

@@ -254,11 +254,7 @@ impl<'a> Execution<'a> {
     /// happens after event x exactly when this reaches x's entry.
     #[inline]
     fn reach(&self, s: usize) -> &[u32] {
-        let reach = match self.b.reach_at[s] {
-            Reach::Nothing => &self.b.joined[..self.b.width],
-            Reach::Row(y) => self.a.clocks.row(y),
-            Reach::Joined(at) => &self.b.joined[at..at + self.b.width],
-        };
+        let reach = self.b.reach_at[s].row(&self.a.clocks, &self.b.joined);
         #[cfg(debug_assertions)]
         {
             let mut join = vec![0; self.b.width];
@@ -395,6 +391,18 @@ pub(super) enum Reach {
     Joined(usize),
 }
 
+impl Reach {
+    /// The row itself, in the clocks or in `joined` (`StepTables::joined`).
+    fn row<'r>(self, clocks: &'r analysis::Clocks, joined: &'r [u32]) -> &'r [u32] {
+        let width = clocks.width();
+        match self {
+            Reach::Nothing => &joined[..width],
+            Reach::Row(y) => clocks.row(y),
+            Reach::Joined(at) => &joined[at..at + width],
+        }
+    }
+}
+
 /// `Execution::anchor` of every step without events (None for the others),
 /// in one pass over the events, into `b.anchors`.
 fn anchors(steps: &Steps, events: &[Event], clocks: &analysis::Clocks, b: &mut StepTables) {
@@ -429,17 +437,15 @@ fn anchors(steps: &Steps, events: &[Event], clocks: &analysis::Clocks, b: &mut S
 /// kept, unless the number of processes changed), for the `n` steps of
 /// the execution; `b.anchors` made already.
 fn reach_rows(keep: usize, n: usize, clocks: &analysis::Clocks, b: &mut StepTables) {
-    let (width, procs) = (clocks.width(), clocks.procs());
+    let procs = clocks.procs();
     let keep = if b.procs == procs { keep } else { 0 };
     b.procs = procs;
     let StepTables { joined, anchors, reach_at, reach_rows, .. } = b;
     reach_rows.truncate(keep * procs);
     for s in keep..n {
         let row = match (reach_at[s], anchors[s]) {
-            (Reach::Row(y), _) => clocks.row(y),
-            (Reach::Joined(at), _) => &joined[at..at + width],
             (Reach::Nothing, Some(m)) => clocks.row(m),
-            (Reach::Nothing, None) => &joined[..width],
+            (reach, _) => reach.row(clocks, joined),
         };
         reach_rows.extend_from_slice(&row[..procs]);
     }

@@ -135,10 +135,8 @@ pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analys
                 // independent of it: ask about the rest only
                 _ => {
                     let free = free_after.get(&x, sj);
-                    v.clear();
-                    v.extend(free[free.partition_point(|&s| s < kept)..].iter().copied().filter(|&s| s != si));
-                    v.push(si);
-                    let rest = Seq { x: &x, steps: std::mem::take(&mut v), front: 0, open: None, summary: std::cell::OnceCell::new(), values: &step_values };
+                    reversal_into(&mut v, &free[free.partition_point(|&s| s < kept)..], si);
+                    let rest = Seq::new(&x, std::mem::take(&mut v), None, &step_values);
                     let covered = rest.first_of(c.z.proc).is_none_or(|n| n + 1 == rest.live().len()) && rest.covered_by_sleeper(&c.z);
                     v = rest.steps;
                     covered
@@ -147,10 +145,9 @@ pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analys
             if covered {
                 #[cfg(debug_assertions)]
                 {
-                    let mut v: Vec<usize> = free_after.get(&x, sj).iter().copied().filter(|&s| s != si).collect();
-                    v.push(si);
-                    let seq = Seq { x: &x, steps: v, front: 0, open: None, summary: std::cell::OnceCell::new(), values: &step_values };
-                    assert!(seq.covered_by_sleeper(&c.z), "race {j} -> {i}: the kept sleeper no longer covers it");
+                    let mut v = vec![];
+                    reversal_into(&mut v, free_after.get(&x, sj), si);
+                    assert!(Seq::new(&x, v, None, &step_values).covered_by_sleeper(&c.z), "race {j} -> {i}: the kept sleeper no longer covers it");
                 }
                 out.redundant += 1;
                 covers[r] = Some(c);
@@ -160,9 +157,7 @@ pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analys
         // the reversing sequence: every later step that need not follow sj
         // (the rest of the execution, as in the paper), then i's step
         // (races share it; see FreeAfter)
-        let free = free_after.get(&x, sj);
-        v.clear();
-        v.extend(free.iter().copied().filter(|&s| s != si));
+        reversal_into(&mut v, free_after.get(&x, sj), si);
         // i's step must be able to go first: nothing in it before i may
         // need sj (what follows i in the step may: it then runs first too)
         if (x.steps.start[si]..i).any(|m| x.steps.events(sj).any(|y| x.hb(y, m))) {
@@ -173,22 +168,21 @@ pub fn insert_wakeups(path: &mut [Node], steps: &Steps, events: &[Event], analys
             path[k].explore_all = true;
             continue;
         }
-        if !room_in_reversal(&x, events, i, sj, si, &v) {
+        if !room_in_reversal(&x, events, i, sj, si, &v[..v.len() - 1]) {
             if debug_por() {
                 eprintln!("race {j} -> {i} at node {k}: no room for the store before the flush");
             }
             out.redundant += 1;
             continue;
         }
-        v.push(si);
         // A block run last reads other values than it did here (i's value
         // at least), and what it touches after a read depends on the value
         // read: its footprint in the reversal is unknown (see Seq::open).
         let open = x.steps.in_block(si).then_some(si);
-        let mut seq = Seq { x: &x, steps: std::mem::take(&mut v), front: 0, open, summary: std::cell::OnceCell::new(), values: &step_values };
+        let mut seq = Seq::new(&x, std::mem::take(&mut v), open, &step_values);
         let node = &path[k];
         if let Some(z) = node.sleep.iter().chain(&node.explored).find(|z| seq.covered_by_sleeper(z)) {
-            covers[r] = (seq.open.is_none()).then(|| SleeperCover { z: z.clone(), first: seq.first_of(z.proc).map(|n| seq.live()[n]) });
+            covers[r] = seq.open.is_none().then(|| SleeperCover { z: z.clone(), first: seq.first_of(z.proc).map(|n| seq.live()[n]) });
             if debug_por() {
                 eprintln!("redundant (sleeper) race {j} -> {i} at node {k}: v = {:?}", seq.live().iter().map(|&s| (x.steps.proc[s], x.steps.start[s])).collect::<Vec<_>>());
             }
@@ -248,6 +242,15 @@ fn room_in_reversal(x: &Execution, events: &[Event], i: usize, sj: usize, si: us
     earlier + ahead + own >= needed
 }
 
+/// The reversing sequence of a race into `v`: the free steps after its
+/// first step (`free`, or the part of them wanted) but i's step `si`,
+/// then `si`.
+fn reversal_into(v: &mut Vec<usize>, free: &[usize], si: usize) {
+    v.clear();
+    v.extend(free.iter().copied().filter(|&s| s != si));
+    v.push(si);
+}
+
 /// A store that found room in a bounded buffer only because entries of
 /// its thread had left (`room_in_reversal`).
 fn needs_room(e: &Event) -> bool {
@@ -282,6 +285,10 @@ struct Seq<'a> {
 }
 
 impl<'a> Seq<'a> {
+    fn new(x: &'a Execution<'a>, steps: Vec<usize>, open: Option<usize>, values: &'a [Vec<u32>]) -> Seq<'a> {
+        Seq { x, steps, front: 0, open, summary: std::cell::OnceCell::new(), values }
+    }
+
     /// The steps of the sequence, in order.
     fn live(&self) -> &[usize] {
         &self.steps[self.front..]
